@@ -1,0 +1,68 @@
+//! Encoder and decoder settings.
+
+use crate::dialect::Dialect;
+
+/// Godot's own `Variant::MAX_RECURSION_DEPTH`: 1024 nested containers decode, deeper fails.
+pub const GODOT_MAX_DEPTH: usize = 1024;
+
+/// Settings for encoding and decoding: dialect, limits, object policy.
+///
+/// The crate-root functions use `Config::default()`: Godot 3, Godot's depth limit,
+/// objects refused.
+///
+/// ```
+/// use godot_bin::Config;
+/// let cfg = Config::new().allow_objects(true).max_depth(64);
+/// let bytes = cfg.to_vec(&[1, 2, 3])?;
+/// let back: Vec<i32> = cfg.from_slice(&bytes)?;
+/// assert_eq!(back, [1, 2, 3]);
+/// # Ok::<(), godot_bin::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Config {
+    pub(crate) dialect: Dialect,
+    pub(crate) max_depth: usize,
+    pub(crate) allow_objects: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            dialect: Dialect::Godot3,
+            max_depth: GODOT_MAX_DEPTH,
+            allow_objects: false,
+        }
+    }
+}
+
+impl Config {
+    /// The defaults: Godot 3, depth limit 1024, objects refused.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Selects the wire dialect.
+    pub fn dialect(mut self, dialect: Dialect) -> Self {
+        self.dialect = dialect;
+        self
+    }
+
+    /// How many containers (Array, Dictionary, Object) may nest. Deeper input is an
+    /// error, both when decoding and when encoding (Godot refuses it too).
+    pub fn max_depth(mut self, depth: usize) -> Self {
+        self.max_depth = depth;
+        self
+    }
+
+    /// Whether full Objects (class name and properties) may be decoded, like Godot's
+    /// `bytes2var(bytes, allow_objects)`. Objects sent as an instance id are always allowed.
+    pub fn allow_objects(mut self, allow: bool) -> Self {
+        self.allow_objects = allow;
+        self
+    }
+
+    /// The selected dialect.
+    pub fn get_dialect(&self) -> Dialect {
+        self.dialect
+    }
+}

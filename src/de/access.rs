@@ -1,0 +1,524 @@
+//! The serde access types: containers, pool array elements, enums and the `Variant`
+//! type-tag handshake.
+
+use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
+
+use super::{Deserializer, Header, Read};
+use crate::dialect::{PoolElem, VariantType};
+use crate::error::{Error, ErrorKind, Result};
+use crate::marker;
+use crate::types::NodePath;
+
+/// How many elements to announce to a visitor: the real count when the input is a
+/// slice (it was checked against the bytes left), a modest one for streams.
+fn hint(remaining: Option<usize>, left: usize) -> usize {
+    match remaining {
+        Some(_) => left,
+        None => left.min(4096),
+    }
+}
+
+fn unconsumed(left: usize) -> Error {
+    Error::new(ErrorKind::InvalidLength {
+        len: left as u64,
+        what: "a container with more items than the target type takes",
+    })
+}
+
+/// Elements of an Array, or entries of a Dictionary.
+pub(crate) struct SeqAccess<'a, R> {
+    de: &'a mut Deserializer<R>,
+    left: usize,
+}
+
+impl<'a, 'de, R: Read<'de>> SeqAccess<'a, R> {
+    pub(crate) fn new(de: &'a mut Deserializer<R>, left: usize) -> Self {
+        SeqAccess { de, left }
+    }
+
+    pub(crate) fn finish(&self) -> Result<()> {
+        match self.left {
+            0 => Ok(()),
+            n => Err(unconsumed(n)),
+        }
+    }
+}
+
+impl<'de, R: Read<'de>> de::SeqAccess<'de> for SeqAccess<'_, R> {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        seed.deserialize(&mut *self.de).map(Some)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(hint(self.de.read.remaining(), self.left))
+    }
+}
+
+impl<'de, R: Read<'de>> de::MapAccess<'de> for SeqAccess<'_, R> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        seed.deserialize(&mut *self.de).map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        seed.deserialize(&mut *self.de)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(hint(self.de.read.remaining(), self.left))
+    }
+}
+
+/// Headerless elements of a pool array (or the floats of a math type).
+pub(crate) struct PoolSeq<'a, R> {
+    de: &'a mut Deserializer<R>,
+    elem: PoolElem,
+    count: usize,
+    left: usize,
+}
+
+impl<'a, 'de, R: Read<'de>> PoolSeq<'a, R> {
+    pub(crate) fn new(de: &'a mut Deserializer<R>, elem: PoolElem, count: usize) -> Self {
+        PoolSeq {
+            de,
+            elem,
+            count,
+            left: count,
+        }
+    }
+
+    /// Checks that every element was read and skips a byte array's padding.
+    pub(crate) fn finish(&mut self) -> Result<()> {
+        if self.left != 0 {
+            return Err(unconsumed(self.left));
+        }
+        if self.elem == PoolElem::Byte {
+            let pad = (4 - self.count % 4) % 4;
+            self.de.bytes(pad, "PoolByteArray padding")?;
+        }
+        Ok(())
+    }
+}
+
+impl<'de, R: Read<'de>> de::SeqAccess<'de> for PoolSeq<'_, R> {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        seed.deserialize(PoolElemDeserializer {
+            de: &mut *self.de,
+            elem: self.elem,
+        })
+        .map(Some)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(hint(self.de.read.remaining(), self.left))
+    }
+}
+
+/// One headerless item: a pool array element, a math type's float, a property name.
+pub(crate) struct PoolElemDeserializer<'a, R> {
+    pub(crate) de: &'a mut Deserializer<R>,
+    pub(crate) elem: PoolElem,
+}
+
+macro_rules! forward_elem {
+    ($($m:ident),*) => {
+        $(fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            self.deserialize_any(visitor)
+        })*
+    };
+}
+
+impl<'de, R: Read<'de>> de::Deserializer<'de> for PoolElemDeserializer<'_, R> {
+    type Error = Error;
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let at = self.de.read.pos();
+        match self.elem {
+            PoolElem::Byte => {
+                let mut b = [0u8; 1];
+                self.de.read.read_exact(&mut b, "a PoolByteArray element")?;
+                visitor.visit_u8(b[0])
+            }
+            PoolElem::Int32 => visitor.visit_i32(self.de.u32("a PoolIntArray element")? as i32),
+            PoolElem::Float32 => visitor.visit_f32(f32::from_bits(self.de.u32("a float")?)),
+            PoolElem::String => self.de.visit_str(visitor),
+            PoolElem::Floats(n, _) => {
+                let mut access = PoolSeq::new(self.de, PoolElem::Float32, n);
+                let v = visitor.visit_seq(&mut access)?;
+                access.finish()?;
+                Ok(v)
+            }
+        }
+        .map_err(|e| e.or_at(at))
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value> {
+        if name == marker::VARIANT {
+            let ty = self.elem.variant_type();
+            return visitor.visit_enum(ElemEnum { inner: self, ty });
+        }
+        visitor.visit_newtype_struct(self)
+    }
+
+    forward_elem!(
+        deserialize_bool, deserialize_i8, deserialize_i16, deserialize_i32, deserialize_i64,
+        deserialize_i128, deserialize_u8, deserialize_u16, deserialize_u32, deserialize_u64,
+        deserialize_u128, deserialize_f32, deserialize_f64, deserialize_char, deserialize_str,
+        deserialize_string, deserialize_bytes, deserialize_byte_buf, deserialize_unit,
+        deserialize_seq, deserialize_map, deserialize_identifier, deserialize_ignored_any
+    );
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(self, _n: &'static str, visitor: V) -> Result<V::Value> {
+        self.deserialize_any(visitor)
+    }
+    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        self.deserialize_any(visitor)
+    }
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _n: &'static str,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_any(visitor)
+    }
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _n: &'static str,
+        _f: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_any(visitor)
+    }
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _n: &'static str,
+        _v: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_any(visitor)
+    }
+}
+
+/// Hands the `Variant` visitor the type of a pool element, then the element.
+struct ElemEnum<'a, R> {
+    inner: PoolElemDeserializer<'a, R>,
+    ty: VariantType,
+}
+
+impl<'a, 'de, R: Read<'de>> de::EnumAccess<'de> for ElemEnum<'a, R> {
+    type Error = Error;
+    type Variant = PoolElemDeserializer<'a, R>;
+
+    fn variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<(T::Value, Self::Variant)> {
+        let tag = seed.deserialize(de::value::U32Deserializer::<Error>::new(self.ty as u32))?;
+        Ok((tag, self.inner))
+    }
+}
+
+impl<'de, R: Read<'de>> de::VariantAccess<'de> for PoolElemDeserializer<'_, R> {
+    type Error = Error;
+
+    fn unit_variant(self) -> Result<()> {
+        Err(de::Error::custom("a pool element is not a unit"))
+    }
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
+        seed.deserialize(self)
+    }
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        de::Deserializer::deserialize_any(self, visitor)
+    }
+    fn struct_variant<V: Visitor<'de>>(self, _f: &'static [&'static str], visitor: V) -> Result<V::Value> {
+        de::Deserializer::deserialize_any(self, visitor)
+    }
+}
+
+/// The `Variant` handshake: the type tag first, then the value with its header.
+pub(crate) struct VariantEnum<'a, R> {
+    de: &'a mut Deserializer<R>,
+    h: Header,
+}
+
+impl<'a, R> VariantEnum<'a, R> {
+    pub(crate) fn new(de: &'a mut Deserializer<R>, h: Header) -> Self {
+        VariantEnum { de, h }
+    }
+}
+
+impl<'a, 'de, R: Read<'de>> de::EnumAccess<'de> for VariantEnum<'a, R> {
+    type Error = Error;
+    type Variant = Self;
+
+    fn variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<(T::Value, Self)> {
+        let tag = seed.deserialize(de::value::U32Deserializer::<Error>::new(self.h.ty as u32))?;
+        Ok((tag, self))
+    }
+}
+
+impl<'de, R: Read<'de>> de::VariantAccess<'de> for VariantEnum<'_, R> {
+    type Error = Error;
+
+    fn unit_variant(self) -> Result<()> {
+        Err(de::Error::custom("a Variant carries a value"))
+    }
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
+        // Put the header back: the value reads it again as its own.
+        self.de.pending = Some(self.h);
+        seed.deserialize(&mut *self.de)
+    }
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        self.de.pending = Some(self.h);
+        de::Deserializer::deserialize_any(&mut *self.de, visitor)
+    }
+    fn struct_variant<V: Visitor<'de>>(self, _f: &'static [&'static str], visitor: V) -> Result<V::Value> {
+        self.de.pending = Some(self.h);
+        de::Deserializer::deserialize_any(&mut *self.de, visitor)
+    }
+}
+
+/// An enum written as `{variant: value}`.
+pub(crate) struct DictEnum<'a, R> {
+    de: &'a mut Deserializer<R>,
+}
+
+impl<'a, R> DictEnum<'a, R> {
+    pub(crate) fn new(de: &'a mut Deserializer<R>) -> Self {
+        DictEnum { de }
+    }
+}
+
+impl<'a, 'de, R: Read<'de>> de::EnumAccess<'de> for DictEnum<'a, R> {
+    type Error = Error;
+    type Variant = Self;
+
+    fn variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<(T::Value, Self)> {
+        let tag = seed.deserialize(&mut *self.de)?;
+        Ok((tag, self))
+    }
+}
+
+impl<'de, R: Read<'de>> de::VariantAccess<'de> for DictEnum<'_, R> {
+    type Error = Error;
+
+    fn unit_variant(self) -> Result<()> {
+        de::Deserialize::deserialize(&mut *self.de)
+    }
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
+        seed.deserialize(&mut *self.de)
+    }
+    fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
+        de::Deserializer::deserialize_tuple(&mut *self.de, len, visitor)
+    }
+    fn struct_variant<V: Visitor<'de>>(self, fields: &'static [&'static str], visitor: V) -> Result<V::Value> {
+        de::Deserializer::deserialize_struct(&mut *self.de, "", fields, visitor)
+    }
+}
+
+/// A full Object: as a sequence `(class, properties)`, or as the property map alone.
+pub(crate) struct ObjectAccess<'a, R> {
+    de: &'a mut Deserializer<R>,
+    class: Option<String>,
+    /// Properties left to read.
+    left: usize,
+    /// In sequence form: whether the property map was handed out.
+    props_done: bool,
+}
+
+impl<'a, 'de, R: Read<'de>> ObjectAccess<'a, R> {
+    pub(crate) fn new(de: &'a mut Deserializer<R>, class: String, n: usize) -> Self {
+        ObjectAccess {
+            de,
+            class: Some(class),
+            left: n,
+            props_done: false,
+        }
+    }
+
+    pub(crate) fn props(de: &'a mut Deserializer<R>, n: usize) -> Self {
+        ObjectAccess {
+            de,
+            class: None,
+            left: n,
+            props_done: true,
+        }
+    }
+
+    pub(crate) fn finish(&self) -> Result<()> {
+        match self.left {
+            0 => Ok(()),
+            n => Err(unconsumed(n)),
+        }
+    }
+}
+
+impl<'de, R: Read<'de>> de::SeqAccess<'de> for ObjectAccess<'_, R> {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        if let Some(class) = self.class.take() {
+            return seed.deserialize(class.into_deserializer()).map(Some);
+        }
+        if self.props_done {
+            return Ok(None);
+        }
+        self.props_done = true;
+        seed.deserialize(PropsDeserializer(self)).map(Some)
+    }
+}
+
+impl<'de, R: Read<'de>> de::MapAccess<'de> for ObjectAccess<'_, R> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        seed.deserialize(PoolElemDeserializer {
+            de: &mut *self.de,
+            elem: PoolElem::String,
+        })
+        .map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        seed.deserialize(&mut *self.de)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(hint(self.de.read.remaining(), self.left))
+    }
+}
+
+/// Presents an Object's properties as a map.
+struct PropsDeserializer<'a, 'b, R>(&'a mut ObjectAccess<'b, R>);
+
+impl<'de, R: Read<'de>> de::Deserializer<'de> for PropsDeserializer<'_, '_, R> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_map(self.0)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+/// Reads a NodePath payload (after its header).
+pub(crate) fn read_node_path<'de, R: Read<'de>>(de: &mut Deserializer<R>) -> Result<NodePath> {
+    let at = de.read.pos();
+    let names = de.u32("a NodePath name count")?;
+    if names & 0x8000_0000 == 0 {
+        // The pre-3.1 form (a plain string) that Godot 3.1+ refuses too.
+        return Err(Error::at(
+            ErrorKind::InvalidLength {
+                len: names.into(),
+                what: "a NodePath (old format without bit 31)",
+            },
+            at,
+        ));
+    }
+    let names = (names & 0x7FFF_FFFF) as usize;
+    let sub_at = de.read.pos();
+    let subnames = de.u32("a NodePath subname count")?;
+    let flags = de.u32("NodePath flags")?;
+    if subnames > 0x7FFF_FFFF {
+        return Err(Error::at(
+            ErrorKind::InvalidLength {
+                len: subnames.into(),
+                what: "NodePath subnames",
+            },
+            sub_at,
+        ));
+    }
+    // Bit 1 is an old "property" flag: one more subname.
+    let subnames = subnames as usize + ((flags >> 1) & 1) as usize;
+    let total = names.saturating_add(subnames);
+    if let Some(rem) = de.read.remaining() {
+        if total.saturating_mul(4) > rem {
+            return Err(Error::at(
+                ErrorKind::InvalidLength {
+                    len: total as u64,
+                    what: "NodePath names",
+                },
+                at,
+            ));
+        }
+    }
+    let mut read_list = |n: usize| -> Result<Vec<String>> {
+        let mut v = Vec::with_capacity(n.min(64));
+        for _ in 0..n {
+            v.push(de.str()?.to_owned());
+        }
+        Ok(v)
+    };
+    let names = read_list(names)?;
+    let subnames = read_list(subnames)?;
+    Ok(NodePath::from_parts(flags & 1 != 0, names, subnames))
+}
+
+/// A NodePath as the sequence `(absolute, names, subnames)`.
+pub(crate) struct NodePathAccess {
+    path: Option<NodePath>,
+    field: u8,
+}
+
+impl NodePathAccess {
+    pub(crate) fn new(path: NodePath) -> Self {
+        NodePathAccess {
+            path: Some(path),
+            field: 0,
+        }
+    }
+}
+
+impl<'de> de::SeqAccess<'de> for NodePathAccess {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        self.field += 1;
+        let Some(path) = self.path.as_mut() else {
+            return Ok(None);
+        };
+        match self.field {
+            1 => seed.deserialize(path.is_absolute().into_deserializer()).map(Some),
+            2 => seed
+                .deserialize(std::mem::take(path.names_mut()).into_deserializer())
+                .map(Some),
+            3 => {
+                let subnames = std::mem::take(path.subnames_mut());
+                self.path = None;
+                seed.deserialize(subnames.into_deserializer()).map(Some)
+            }
+            _ => Ok(None),
+        }
+    }
+}

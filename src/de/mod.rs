@@ -1,0 +1,549 @@
+//! Serde `Deserializer` reading Godot Variant bytes.
+
+mod access;
+pub mod read;
+
+use serde::de::{self, Visitor};
+
+use crate::config::Config;
+use crate::dialect::{PoolElem, VariantType, FLAG_64, TYPE_MASK};
+use crate::error::{Error, ErrorKind, Result};
+use crate::marker;
+
+use access::{DictEnum, ObjectAccess, PoolSeq, SeqAccess, VariantEnum};
+pub use read::{IoRead, Read, Reference, SliceRead};
+
+/// A decoded header word: the type and the raw word (for its flag bits).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Header {
+    pub(crate) ty: VariantType,
+    pub(crate) raw: u32,
+    /// Offset of the header in the input.
+    pub(crate) at: usize,
+}
+
+impl Header {
+    fn is_64(self) -> bool {
+        self.raw & FLAG_64 != 0
+    }
+}
+
+/// Deserializes Godot Variant bytes into Rust values.
+///
+/// ```
+/// use serde::Deserialize;
+/// let bytes = [2, 0, 0, 0, 5, 0, 0, 0, 0xff];
+/// let mut de = godot_bin::Deserializer::from_slice(&bytes);
+/// let v = i32::deserialize(&mut de)?;
+/// assert_eq!((v, de.byte_offset()), (5, 8));
+/// # Ok::<(), godot_bin::Error>(())
+/// ```
+pub struct Deserializer<R> {
+    read: R,
+    cfg: Config,
+    /// Containers currently open around the value being read.
+    depth: usize,
+    /// A header already read on behalf of the next value (option checks, `Variant`).
+    pending: Option<Header>,
+    scratch: Vec<u8>,
+}
+
+impl<'de> Deserializer<SliceRead<'de>> {
+    /// Reads a Godot 3 value from a slice, borrowing strings and bytes from it.
+    pub fn from_slice(bytes: &'de [u8]) -> Self {
+        Deserializer::with_config(SliceRead::new(bytes), Config::default())
+    }
+}
+
+impl<R: std::io::Read> Deserializer<IoRead<R>> {
+    /// Reads a Godot 3 value from an `io::Read`.
+    pub fn from_reader(reader: R) -> Self {
+        Deserializer::with_config(IoRead::new(reader), Config::default())
+    }
+}
+
+impl<'de, R: Read<'de>> Deserializer<R> {
+    /// Reads from `read` with the given settings.
+    pub fn with_config(read: R, cfg: Config) -> Self {
+        Deserializer {
+            read,
+            cfg,
+            depth: 0,
+            pending: None,
+            scratch: Vec::new(),
+        }
+    }
+
+    /// How many bytes have been consumed: after a value, its encoded length.
+    pub fn byte_offset(&self) -> usize {
+        self.read.pos()
+    }
+
+    /// Fails unless the input is exhausted (what `from_slice` checks after its value).
+    pub fn end(&mut self) -> Result<()> {
+        let at = self.read.pos();
+        if self.read.at_end()? {
+            Ok(())
+        } else {
+            Err(Error::at(ErrorKind::TrailingBytes, at))
+        }
+    }
+
+    /// The underlying reader.
+    pub fn into_inner(self) -> R {
+        self.read
+    }
+
+    fn value_start(&self) -> usize {
+        self.pending.map_or(self.read.pos(), |h| h.at)
+    }
+
+    #[inline]
+    pub(crate) fn u32(&mut self, what: &'static str) -> Result<u32> {
+        let mut b = [0; 4];
+        self.read.read_exact(&mut b, what)?;
+        Ok(u32::from_le_bytes(b))
+    }
+
+    #[inline]
+    pub(crate) fn u64(&mut self, what: &'static str) -> Result<u64> {
+        let mut b = [0; 8];
+        self.read.read_exact(&mut b, what)?;
+        Ok(u64::from_le_bytes(b))
+    }
+
+    #[inline]
+    pub(crate) fn header(&mut self) -> Result<Header> {
+        if let Some(h) = self.pending.take() {
+            return Ok(h);
+        }
+        let at = self.read.pos();
+        let raw = self.u32("a Variant header")?;
+        let ty = self
+            .cfg
+            .dialect
+            .type_of(raw & TYPE_MASK)
+            .ok_or_else(|| Error::at(ErrorKind::UnknownType(raw & TYPE_MASK), at))?;
+        Ok(Header { ty, raw, at })
+    }
+
+    fn peek(&mut self) -> Result<Header> {
+        let h = self.header()?;
+        self.pending = Some(h);
+        Ok(h)
+    }
+
+    /// A count that bounds how many items follow; each takes at least `min_size` bytes,
+    /// so a count the input cannot hold is refused before anything is allocated.
+    pub(crate) fn count(&mut self, what: &'static str, min_size: usize, mask: u32) -> Result<usize> {
+        let at = self.read.pos();
+        let raw = self.u32(what)?;
+        let n = (raw & mask) as usize;
+        if raw & mask > 0x7FFF_FFFF {
+            return Err(Error::at(ErrorKind::InvalidLength { len: raw.into(), what }, at));
+        }
+        if let Some(rem) = self.read.remaining() {
+            if n.saturating_mul(min_size) > rem {
+                return Err(Error::at(ErrorKind::InvalidLength { len: n as u64, what }, at));
+            }
+        }
+        Ok(n)
+    }
+
+    pub(crate) fn int(&mut self, h: Header) -> Result<i64> {
+        if h.is_64() {
+            Ok(self.u64("a 64-bit int")? as i64)
+        } else {
+            Ok(self.u32("an int")? as i32 as i64)
+        }
+    }
+
+    /// A Godot string: length, bytes, padding. Like the engine, it ends at the first
+    /// NUL and drops a leading BOM; invalid UTF-8 is an error.
+    pub(crate) fn str<'s>(&'s mut self) -> Result<Str<'de, 's>> {
+        let at = self.read.pos();
+        let len = self.u32("a string length")?;
+        if len > 0x7FFF_FFFF {
+            return Err(Error::at(ErrorKind::InvalidLength { len: len.into(), what: "a string" }, at));
+        }
+        let len = len as usize;
+        let padded = (len + 3) & !3;
+        Ok(match self.read.read_bytes(padded, &mut self.scratch, "a string and its padding")? {
+            Reference::Borrowed(b) => Str::Borrowed(godot_utf8(&b[..len], at)?),
+            Reference::Copied(b) => Str::Copied(godot_utf8(&b[..len], at)?),
+        })
+    }
+
+    pub(crate) fn visit_str<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        match self.str()? {
+            Str::Borrowed(s) => visitor.visit_borrowed_str(s),
+            Str::Copied(s) => visitor.visit_str(s),
+        }
+    }
+
+    pub(crate) fn bytes<'s>(&'s mut self, n: usize, what: &'static str) -> Result<Reference<'de, 's>> {
+        self.read.read_bytes(n, &mut self.scratch, what)
+    }
+
+    fn pool_bytes<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        let n = self.count("a PoolByteArray count", 1, u32::MAX)?;
+        let padded = (n + 3) & !3;
+        match self.bytes(padded, "PoolByteArray bytes and padding")? {
+            Reference::Borrowed(b) => visitor.visit_borrowed_bytes(&b[..n]),
+            Reference::Copied(b) => visitor.visit_bytes(&b[..n]),
+        }
+    }
+
+    /// Opens a container of `count` items; deeper than the limit is an error (Godot's
+    /// rule: values may sit at most `max_depth` containers deep).
+    pub(crate) fn enter(&mut self, count: usize, at: usize) -> Result<()> {
+        self.depth += 1;
+        if count > 0 && self.depth > self.cfg.max_depth {
+            self.depth -= 1;
+            return Err(Error::at(ErrorKind::DepthLimit(self.cfg.max_depth), at));
+        }
+        Ok(())
+    }
+
+    pub(crate) fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    fn seq<V: Visitor<'de>>(&mut self, h: Header, visitor: V) -> Result<V::Value> {
+        // Bit 31 was Godot 2's "shared" flag; Godot 3 ignores it.
+        let n = self.count("an Array count", 4, 0x7FFF_FFFF)?;
+        self.enter(n, h.at)?;
+        let mut access = SeqAccess::new(self, n);
+        let v = visitor.visit_seq(&mut access)?;
+        access.finish()?;
+        self.leave();
+        Ok(v)
+    }
+
+    fn map<V: Visitor<'de>>(&mut self, h: Header, visitor: V) -> Result<V::Value> {
+        let n = self.count("a Dictionary count", 8, 0x7FFF_FFFF)?;
+        self.enter(n, h.at)?;
+        let mut access = SeqAccess::new(self, n);
+        let v = visitor.visit_map(&mut access)?;
+        access.finish()?;
+        self.leave();
+        Ok(v)
+    }
+
+    /// A pool array; a byte array goes to `visit_bytes` unless asked for element by
+    /// element (`Vec<u8>` without `serde_bytes` wants a sequence).
+    fn pool<V: Visitor<'de>>(&mut self, elem: PoolElem, visitor: V, seq_bytes: bool) -> Result<V::Value> {
+        if elem == PoolElem::Byte && !seq_bytes {
+            return self.pool_bytes(visitor);
+        }
+        let n = self.count("a pool array count", elem.min_size(), u32::MAX)?;
+        let mut access = PoolSeq::new(self, elem, n);
+        let v = visitor.visit_seq(&mut access)?;
+        access.finish()?;
+        Ok(v)
+    }
+
+    /// The class name and, for non-null objects, the property count of a full Object.
+    fn object_head(&mut self, h: Header) -> Result<Option<(String, usize)>> {
+        if !self.cfg.allow_objects {
+            return Err(Error::at(ErrorKind::ObjectsNotAllowed, h.at));
+        }
+        let class = match self.str()? {
+            s if s.is_empty() => return Ok(None),
+            s => s.to_owned(),
+        };
+        let n = self.count("an Object property count", 8, u32::MAX)?;
+        Ok(Some((class, n)))
+    }
+
+    fn any<V: Visitor<'de>>(&mut self, h: Header, visitor: V, seq_bytes: bool) -> Result<V::Value> {
+        match h.ty {
+            VariantType::Nil | VariantType::Rid => visitor.visit_unit(),
+            VariantType::Bool => visitor.visit_bool(self.u32("a bool")? != 0),
+            VariantType::Int => visitor.visit_i64(self.int(h)?),
+            VariantType::Float => {
+                if h.is_64() {
+                    visitor.visit_f64(f64::from_bits(self.u64("a 64-bit float")?))
+                } else {
+                    visitor.visit_f32(f32::from_bits(self.u32("a float")?))
+                }
+            }
+            VariantType::String => self.visit_str(visitor),
+            VariantType::NodePath => {
+                let path = access::read_node_path(self)?;
+                visitor.visit_string(path.to_string())
+            }
+            VariantType::Object => {
+                if h.is_64() {
+                    match self.u64("an object id")? {
+                        0 => visitor.visit_unit(),
+                        id => visitor.visit_u64(id),
+                    }
+                } else {
+                    match self.object_head(h)? {
+                        None => visitor.visit_unit(),
+                        Some((_, n)) => {
+                            self.enter(n, h.at)?;
+                            let mut access = ObjectAccess::props(self, n);
+                            let v = visitor.visit_map(&mut access)?;
+                            access.finish()?;
+                            self.leave();
+                            Ok(v)
+                        }
+                    }
+                }
+            }
+            VariantType::Dictionary => self.map(h, visitor),
+            VariantType::Array => self.seq(h, visitor),
+            ty => {
+                if let Some(n) = ty.float_count() {
+                    let mut access = PoolSeq::new(self, PoolElem::Float32, n);
+                    let v = visitor.visit_seq(&mut access)?;
+                    access.finish()?;
+                    Ok(v)
+                } else if let Some(elem) = ty.pool_elem() {
+                    self.pool(elem, visitor, seq_bytes)
+                } else {
+                    unreachable!("every Godot 3 type is handled above")
+                }
+            }
+        }
+    }
+
+    fn invalid(&self, h: Header, expected: &'static str) -> Error {
+        Error::at(
+            ErrorKind::InvalidType {
+                found: h.ty.name().to_string(),
+                expected: expected.to_string(),
+            },
+            h.at,
+        )
+    }
+}
+
+/// A decoded string, borrowed from the input or from scratch space.
+pub(crate) enum Str<'de, 's> {
+    Borrowed(&'de str),
+    Copied(&'s str),
+}
+
+impl std::ops::Deref for Str<'_, '_> {
+    type Target = str;
+    fn deref(&self) -> &str {
+        match self {
+            Str::Borrowed(s) => s,
+            Str::Copied(s) => s,
+        }
+    }
+}
+
+/// Godot's string decoding: up to the first NUL, without a leading BOM, strict UTF-8.
+fn godot_utf8(b: &[u8], at: usize) -> Result<&str> {
+    let b = match b.iter().position(|&c| c == 0) {
+        Some(end) => &b[..end],
+        None => b,
+    };
+    let b = b.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(b);
+    std::str::from_utf8(b).map_err(|_| Error::at(ErrorKind::InvalidUtf8, at))
+}
+
+macro_rules! forward_to_any {
+    ($($m:ident),*) => {
+        $(fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            self.deserialize_any(visitor)
+        })*
+    };
+}
+
+impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
+    type Error = Error;
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let at = self.value_start();
+        let h = self.header()?;
+        self.any(h, visitor, false).map_err(|e| e.or_at(at))
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let at = self.value_start();
+        let h = self.header()?;
+        self.any(h, visitor, true).map_err(|e| e.or_at(at))
+    }
+
+    forward_to_any!(
+        deserialize_i8, deserialize_i16, deserialize_i32, deserialize_i64, deserialize_i128,
+        deserialize_u8, deserialize_u16, deserialize_u32, deserialize_u64, deserialize_u128,
+        deserialize_f32, deserialize_f64, deserialize_char, deserialize_str, deserialize_string,
+        deserialize_bytes, deserialize_byte_buf, deserialize_map,
+        deserialize_identifier, deserialize_ignored_any
+    );
+
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let h = self.header()?;
+        match h.ty {
+            VariantType::Bool => visitor.visit_bool(self.u32("a bool")? != 0),
+            VariantType::Int => match self.int(h)? {
+                0 => visitor.visit_bool(false),
+                1 => visitor.visit_bool(true),
+                v => Err(Error::at(ErrorKind::IntOutOfRange(v.into(), "a bool (0 or 1)"), h.at)),
+            },
+            _ => Err(self.invalid(h, "a bool")),
+        }
+        .map_err(|e| e.or_at(h.at))
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if self.peek()?.ty == VariantType::Nil {
+            self.pending = None;
+            visitor.visit_none()
+        } else {
+            visitor.visit_some(self)
+        }
+    }
+
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let h = self.header()?;
+        match h.ty {
+            VariantType::Nil => visitor.visit_unit().map_err(|e: Error| e.or_at(h.at)),
+            _ => Err(self.invalid(h, "null")),
+        }
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(self, _name: &'static str, visitor: V) -> Result<V::Value> {
+        self.deserialize_unit(visitor)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value> {
+        if !name.starts_with('$') {
+            return visitor.visit_newtype_struct(self);
+        }
+        let at = self.value_start();
+        let h = self.header()?;
+        let result = if name == marker::VARIANT {
+            visitor.visit_enum(VariantEnum::new(self, h))
+        } else if name == marker::OBJECT_ID {
+            if h.ty == VariantType::Object && h.is_64() {
+                visitor.visit_u64(self.u64("an object id")?)
+            } else {
+                Err(self.invalid(h, "an Object id"))
+            }
+        } else {
+            match marker::marker_type(name) {
+                Some(VariantType::Rid) if h.ty == VariantType::Rid => visitor.visit_u64(0),
+                Some(ty) if ty.pool_elem().is_some() => match h.ty {
+                    t if t == ty => self.pool(t.pool_elem().unwrap_or(PoolElem::Byte), visitor, false),
+                    VariantType::Array => self.seq(h, visitor),
+                    _ => Err(self.invalid(h, ty.name())),
+                },
+                Some(ty) => Err(self.invalid(h, ty.name())),
+                None => {
+                    self.pending = Some(h);
+                    visitor.visit_newtype_struct(&mut *self)
+                }
+            }
+        };
+        result.map_err(|e| e.or_at(at))
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        if !name.starts_with('$') {
+            return self.deserialize_any(visitor);
+        }
+        let at = self.value_start();
+        let h = self.header()?;
+        let result = if name == marker::OBJECT {
+            if h.ty != VariantType::Object {
+                Err(self.invalid(h, "an Object"))
+            } else if h.is_64() {
+                match self.u64("an object id")? {
+                    0 => visitor.visit_unit(),
+                    id => visitor.visit_u64(id),
+                }
+            } else {
+                match self.object_head(h)? {
+                    None => visitor.visit_unit(),
+                    Some((class, n)) => {
+                        self.enter(n, h.at)?;
+                        let mut access = ObjectAccess::new(self, class, n);
+                        let v = visitor.visit_seq(&mut access)?;
+                        access.finish()?;
+                        self.leave();
+                        Ok(v)
+                    }
+                }
+            }
+        } else {
+            match marker::marker_type(name) {
+                Some(VariantType::NodePath) if h.ty == VariantType::NodePath => {
+                    let path = access::read_node_path(self)?;
+                    visitor.visit_seq(access::NodePathAccess::new(path))
+                }
+                Some(ty) if ty.float_count().is_some() && h.ty == ty => self.any(h, visitor, false),
+                Some(ty) => Err(self.invalid(h, ty.name())),
+                None => self.any(h, visitor, false),
+            }
+        };
+        result.map_err(|e| e.or_at(at))
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_any(visitor)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        let h = self.header()?;
+        let result = match h.ty {
+            VariantType::String => match self.str()? {
+                Str::Borrowed(s) => visitor.visit_enum(de::value::BorrowedStrDeserializer::new(s)),
+                Str::Copied(s) => {
+                    let s = s.to_owned();
+                    visitor.visit_enum(de::value::StringDeserializer::new(s))
+                }
+            },
+            VariantType::Int => {
+                let i = self.int(h)?;
+                let i = u32::try_from(i)
+                    .map_err(|_| Error::at(ErrorKind::IntOutOfRange(i.into(), "a variant index"), h.at))?;
+                visitor.visit_enum(de::value::U32Deserializer::new(i))
+            }
+            VariantType::Dictionary => {
+                let n = self.count("a Dictionary count", 8, 0x7FFF_FFFF)?;
+                if n != 1 {
+                    return Err(Error::at(
+                        ErrorKind::InvalidLength { len: n as u64, what: "an enum (a Dictionary of one entry)" },
+                        h.at,
+                    ));
+                }
+                self.enter(n, h.at)?;
+                let v = visitor.visit_enum(DictEnum::new(self))?;
+                self.leave();
+                Ok(v)
+            }
+            _ => Err(self.invalid(h, "an enum (String, int or one-entry Dictionary)")),
+        };
+        result.map_err(|e| e.or_at(h.at))
+    }
+}

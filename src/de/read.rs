@@ -1,0 +1,189 @@
+//! Input sources for the deserializer: a borrowed slice (zero-copy) or any `io::Read`.
+
+use std::io::{self, Read as _};
+
+use crate::error::{Error, ErrorKind, Result};
+
+/// Bytes read from the input: borrowed from it for the whole `'de`, or copied into a
+/// scratch buffer that lives as long as the borrow `'s` of the reader.
+pub enum Reference<'de, 's> {
+    /// Borrowed from the input.
+    Borrowed(&'de [u8]),
+    /// Copied into scratch space.
+    Copied(&'s [u8]),
+}
+
+impl std::ops::Deref for Reference<'_, '_> {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Reference::Borrowed(b) => b,
+            Reference::Copied(b) => b,
+        }
+    }
+}
+
+/// Where the deserializer's bytes come from. Sealed: implemented by [`SliceRead`] and
+/// [`IoRead`].
+pub trait Read<'de>: private::Sealed {
+    /// Bytes consumed so far.
+    fn pos(&self) -> usize;
+
+    /// Bytes still available, when the source knows (slices do, streams do not).
+    fn remaining(&self) -> Option<usize>;
+
+    /// Fills `buf` completely or fails with `Eof` at the offset of the first missing byte.
+    fn read_exact(&mut self, buf: &mut [u8], what: &'static str) -> Result<()>;
+
+    /// Reads `n` bytes, borrowing them from the input when possible.
+    fn read_bytes<'s>(
+        &'s mut self,
+        n: usize,
+        scratch: &'s mut Vec<u8>,
+        what: &'static str,
+    ) -> Result<Reference<'de, 's>>;
+
+    /// Whether the input is exhausted (for trailing-byte checks).
+    fn at_end(&mut self) -> Result<bool>;
+}
+
+mod private {
+    pub trait Sealed {}
+    impl Sealed for super::SliceRead<'_> {}
+    impl<R: std::io::Read> Sealed for super::IoRead<R> {}
+}
+
+/// Reads from a byte slice; strings and byte arrays borrow from it.
+pub struct SliceRead<'de> {
+    slice: &'de [u8],
+    pos: usize,
+}
+
+impl<'de> SliceRead<'de> {
+    /// Reads `slice` from its start.
+    pub fn new(slice: &'de [u8]) -> Self {
+        SliceRead { slice, pos: 0 }
+    }
+}
+
+impl<'de> Read<'de> for SliceRead<'de> {
+    #[inline]
+    fn pos(&self) -> usize {
+        self.pos
+    }
+
+    #[inline]
+    fn remaining(&self) -> Option<usize> {
+        Some(self.slice.len() - self.pos)
+    }
+
+    #[inline]
+    fn read_exact(&mut self, buf: &mut [u8], what: &'static str) -> Result<()> {
+        match self.slice.get(self.pos..self.pos + buf.len()) {
+            Some(src) => {
+                buf.copy_from_slice(src);
+                self.pos += buf.len();
+                Ok(())
+            }
+            None => Err(Error::at(ErrorKind::Eof(what), self.slice.len())),
+        }
+    }
+
+    #[inline]
+    fn read_bytes<'s>(
+        &'s mut self,
+        n: usize,
+        _scratch: &'s mut Vec<u8>,
+        what: &'static str,
+    ) -> Result<Reference<'de, 's>> {
+        let end = self
+            .pos
+            .checked_add(n)
+            .filter(|e| *e <= self.slice.len())
+            .ok_or_else(|| Error::at(ErrorKind::Eof(what), self.slice.len()))?;
+        let out = &self.slice[self.pos..end];
+        self.pos = end;
+        Ok(Reference::Borrowed(out))
+    }
+
+    fn at_end(&mut self) -> Result<bool> {
+        Ok(self.pos == self.slice.len())
+    }
+}
+
+/// Reads from any `io::Read`. Wrap unbuffered sources (files, sockets) in a
+/// `BufReader`: values are read in many small pieces.
+pub struct IoRead<R> {
+    inner: R,
+    pos: usize,
+}
+
+impl<R: io::Read> IoRead<R> {
+    /// Reads from `inner`.
+    pub fn new(inner: R) -> Self {
+        IoRead { inner, pos: 0 }
+    }
+
+    /// The underlying reader.
+    pub fn into_inner(self) -> R {
+        self.inner
+    }
+}
+
+fn io_err(e: io::Error, what: &'static str, at: usize) -> Error {
+    if e.kind() == io::ErrorKind::UnexpectedEof {
+        Error::at(ErrorKind::Eof(what), at)
+    } else {
+        Error::at(ErrorKind::Io(e), at)
+    }
+}
+
+impl<'de, R: io::Read> Read<'de> for IoRead<R> {
+    fn pos(&self) -> usize {
+        self.pos
+    }
+
+    fn remaining(&self) -> Option<usize> {
+        None
+    }
+
+    fn read_exact(&mut self, buf: &mut [u8], what: &'static str) -> Result<()> {
+        self.inner
+            .read_exact(buf)
+            .map_err(|e| io_err(e, what, self.pos))?;
+        self.pos += buf.len();
+        Ok(())
+    }
+
+    fn read_bytes<'s>(
+        &'s mut self,
+        n: usize,
+        scratch: &'s mut Vec<u8>,
+        what: &'static str,
+    ) -> Result<Reference<'de, 's>> {
+        scratch.clear();
+        // `take` + `read_to_end` grows the buffer with the data that really arrives, so a
+        // lying length field cannot make us allocate more than the stream delivers.
+        let got = (&mut self.inner)
+            .take(n as u64)
+            .read_to_end(scratch)
+            .map_err(|e| io_err(e, what, self.pos))?;
+        self.pos += got;
+        if got < n {
+            return Err(Error::at(ErrorKind::Eof(what), self.pos));
+        }
+        Ok(Reference::Copied(scratch))
+    }
+
+    fn at_end(&mut self) -> Result<bool> {
+        let mut b = [0u8; 1];
+        loop {
+            return match self.inner.read(&mut b) {
+                Ok(0) => Ok(true),
+                Ok(_) => Ok(false),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => Err(Error::at(ErrorKind::Io(e), self.pos)),
+            };
+        }
+    }
+}

@@ -1,0 +1,186 @@
+//! The error type shared by the serializer and the deserializer.
+
+use std::fmt::{self, Display};
+use std::io;
+
+/// Alias for `Result<T, godot_bin::Error>`.
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// What went wrong, without the position. Match on this to tell error cases apart.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The input ended in the middle of a value (padding included).
+    #[error("unexpected end of input while reading {0}")]
+    Eof(&'static str),
+    /// `from_slice` / `from_reader` found bytes after the one value they read.
+    #[error("trailing bytes after the value")]
+    TrailingBytes,
+    /// The header names no type of the dialect.
+    #[error("unknown Variant type id {0}")]
+    UnknownType(u32),
+    /// A valid value of the wrong Godot type for what the Rust type asked for.
+    #[error("invalid type: found {found}, expected {expected}")]
+    InvalidType {
+        /// What is on the wire.
+        found: String,
+        /// What the caller's type needed.
+        expected: String,
+    },
+    /// A value of the right type that the Rust type does not accept (an unknown enum
+    /// variant, a number out of the target's range).
+    #[error("invalid value: found {found}, expected {expected}")]
+    InvalidValue {
+        /// What is on the wire.
+        found: String,
+        /// What the caller's type needed.
+        expected: String,
+    },
+    /// A length or count field that cannot be right (negative, or more than the input holds).
+    #[error("invalid length {len} for {what}")]
+    InvalidLength {
+        /// The claimed length or count.
+        len: u64,
+        /// What was being read.
+        what: &'static str,
+    },
+    /// Bytes of a string were not UTF-8.
+    #[error("invalid UTF-8 in a string")]
+    InvalidUtf8,
+    /// Containers nested deeper than the limit.
+    #[error("nesting deeper than the limit of {0}")]
+    DepthLimit(usize),
+    /// A full Object was found but objects were not allowed (Godot's `allow_objects`).
+    #[error("full Objects are refused unless allowed (allow_objects)")]
+    ObjectsNotAllowed,
+    /// An integer that Godot cannot hold (outside `i64`), or that the target type cannot hold.
+    #[error("integer {0} out of range for {1}")]
+    IntOutOfRange(i128, &'static str),
+    /// A value the Godot format cannot carry without changing it.
+    #[error("unrepresentable value: {0}")]
+    Unrepresentable(String),
+    /// A message from a `Serialize` / `Deserialize` impl (serde's `custom`).
+    #[error("{0}")]
+    Message(String),
+    /// The underlying reader or writer failed.
+    #[error("I/O error: {0}")]
+    Io(#[from] io::Error),
+}
+
+/// An encoding or decoding error, with the byte offset where decoding failed.
+///
+/// ```
+/// let err = godot_bin::from_slice::<i32>(&[4, 0, 0, 0, 1, 0, 0, 0, b'a']).unwrap_err();
+/// assert!(matches!(err.kind(), godot_bin::ErrorKind::Eof(_)));
+/// assert_eq!(err.offset(), Some(9));
+/// ```
+#[derive(Debug)]
+pub struct Error(Box<Inner>);
+
+#[derive(Debug)]
+struct Inner {
+    kind: ErrorKind,
+    offset: Option<usize>,
+}
+
+impl Error {
+    pub(crate) fn new(kind: ErrorKind) -> Self {
+        Error(Box::new(Inner { kind, offset: None }))
+    }
+
+    pub(crate) fn at(kind: ErrorKind, offset: usize) -> Self {
+        Error(Box::new(Inner {
+            kind,
+            offset: Some(offset),
+        }))
+    }
+
+    /// Sets the offset unless a deeper frame already did.
+    pub(crate) fn or_at(mut self, offset: usize) -> Self {
+        if self.0.offset.is_none() {
+            self.0.offset = Some(offset);
+        }
+        self
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.0.kind
+    }
+
+    /// The byte offset in the input of the value that failed to decode (or of the
+    /// missing bytes), counted from the start of the input. `None` for encoding errors.
+    pub fn offset(&self) -> Option<usize> {
+        self.0.offset
+    }
+
+    /// Whether the input simply ended early: more bytes may complete it.
+    pub fn is_eof(&self) -> bool {
+        match &self.0.kind {
+            ErrorKind::Eof(_) => true,
+            ErrorKind::Io(e) => e.kind() == io::ErrorKind::UnexpectedEof,
+            _ => false,
+        }
+    }
+
+    /// Consumes the error, returning its kind.
+    pub fn into_kind(self) -> ErrorKind {
+        self.0.kind
+    }
+}
+
+impl Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0.offset {
+            Some(o) => write!(f, "{} at byte offset {}", self.0.kind, o),
+            None => Display::fmt(&self.0.kind, f),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.0.kind {
+            ErrorKind::Io(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<ErrorKind> for Error {
+    fn from(kind: ErrorKind) -> Self {
+        Error::new(kind)
+    }
+}
+
+impl From<io::Error> for Error {
+    fn from(e: io::Error) -> Self {
+        Error::new(ErrorKind::Io(e))
+    }
+}
+
+impl serde::ser::Error for Error {
+    fn custom<T: Display>(msg: T) -> Self {
+        Error::new(ErrorKind::Message(msg.to_string()))
+    }
+}
+
+impl serde::de::Error for Error {
+    fn custom<T: Display>(msg: T) -> Self {
+        Error::new(ErrorKind::Message(msg.to_string()))
+    }
+
+    fn invalid_type(unexp: serde::de::Unexpected, exp: &dyn serde::de::Expected) -> Self {
+        Error::new(ErrorKind::InvalidType {
+            found: unexp.to_string(),
+            expected: exp.to_string(),
+        })
+    }
+
+    fn invalid_value(unexp: serde::de::Unexpected, exp: &dyn serde::de::Expected) -> Self {
+        Error::new(ErrorKind::InvalidValue {
+            found: unexp.to_string(),
+            expected: exp.to_string(),
+        })
+    }
+}

@@ -1,0 +1,806 @@
+//! Serializers for the headerless payloads behind marker names: the floats of a math
+//! type, the elements of a pool array, NodePath parts and Object properties.
+
+use serde::ser::{self, Impossible, Serialize};
+
+use super::{patch_count, put_u32, Serializer};
+use crate::dialect::PoolElem;
+use crate::error::{Error, ErrorKind, Result};
+
+/// Godot strings cannot hold NUL (the decoder stops there) and drop a leading BOM:
+/// refuse what the engine would silently change.
+pub(crate) fn check_godot_str(s: &str) -> Result<()> {
+    if s.starts_with('\u{feff}') {
+        return Err(Error::new(ErrorKind::Unrepresentable(
+            "a string starting with U+FEFF (Godot drops a leading BOM)".into(),
+        )));
+    }
+    if s.as_bytes().contains(&0) {
+        return Err(Error::new(ErrorKind::Unrepresentable(
+            "a string containing NUL (Godot cuts strings at NUL)".into(),
+        )));
+    }
+    Ok(())
+}
+
+fn pad(out: &mut Vec<u8>, len: usize) {
+    let p = (4 - len % 4) % 4;
+    out.extend_from_slice(&[0u8; 3][..p]);
+}
+
+/// Length, UTF-8 bytes, zero padding. The caller has checked the string.
+pub(crate) fn put_str(out: &mut Vec<u8>, s: &str) {
+    put_u32(out, s.len() as u32);
+    out.extend_from_slice(s.as_bytes());
+    pad(out, s.len());
+}
+
+/// Count, bytes, zero padding.
+pub(crate) fn put_bytes(out: &mut Vec<u8>, v: &[u8]) -> Result<()> {
+    let at = out.len();
+    put_u32(out, 0);
+    patch_count(out, at, v.len())?;
+    out.extend_from_slice(v);
+    pad(out, v.len());
+    Ok(())
+}
+
+/// A PoolStringArray element: length with the NUL, bytes, NUL, zero padding.
+fn put_pool_str(out: &mut Vec<u8>, s: &str) {
+    put_u32(out, s.len() as u32 + 1);
+    out.extend_from_slice(s.as_bytes());
+    out.push(0);
+    pad(out, s.len() + 1);
+}
+
+fn wrong(expected: &'static str, found: &str) -> Error {
+    Error::new(ErrorKind::Message(format!(
+        "invalid type: {found} where the Godot payload needs {expected}"
+    )))
+}
+
+/// What one headerless payload item is.
+#[derive(Clone, Copy)]
+pub(crate) enum Elem {
+    F32,
+    I32,
+    U8,
+    /// A plain Godot string.
+    Str,
+    /// A PoolStringArray element (counted with its NUL).
+    PoolStr,
+    U64,
+    /// A math value of n floats.
+    Floats(usize),
+    /// A `u32` (or `bool`) written over the placeholder at this offset.
+    Patch(usize),
+}
+
+impl From<PoolElem> for Elem {
+    fn from(e: PoolElem) -> Elem {
+        match e {
+            PoolElem::Byte => Elem::U8,
+            PoolElem::Int32 => Elem::I32,
+            PoolElem::Float32 => Elem::F32,
+            PoolElem::String => Elem::PoolStr,
+            PoolElem::Floats(n, _) => Elem::Floats(n),
+        }
+    }
+}
+
+impl Elem {
+    fn name(self) -> &'static str {
+        match self {
+            Elem::F32 => "a float",
+            Elem::I32 => "an int32",
+            Elem::U8 => "a byte",
+            Elem::Str | Elem::PoolStr => "a string",
+            Elem::U64 => "a 64-bit id",
+            Elem::Floats(_) => "a math value (tuple of floats)",
+            Elem::Patch(_) => "a flag word",
+        }
+    }
+}
+
+/// Writes one headerless item of the given kind.
+pub(crate) struct ElemSerializer<'a> {
+    out: &'a mut Vec<u8>,
+    elem: Elem,
+}
+
+impl<'a> ElemSerializer<'a> {
+    pub(crate) fn new(out: &'a mut Vec<u8>, elem: Elem) -> Self {
+        ElemSerializer { out, elem }
+    }
+
+    fn int(self, v: i128) -> Result<()> {
+        match self.elem {
+            Elem::I32 => {
+                let v = i32::try_from(v).map_err(|_| ErrorKind::IntOutOfRange(v, "a PoolIntArray element (i32)"))?;
+                self.out.extend_from_slice(&v.to_le_bytes());
+            }
+            Elem::U8 => {
+                let v = u8::try_from(v).map_err(|_| ErrorKind::IntOutOfRange(v, "a PoolByteArray element (u8)"))?;
+                self.out.push(v);
+            }
+            Elem::U64 => {
+                let v = u64::try_from(v).map_err(|_| ErrorKind::IntOutOfRange(v, "an object id (u64)"))?;
+                self.out.extend_from_slice(&v.to_le_bytes());
+            }
+            Elem::Patch(at) => {
+                let v = u32::try_from(v).map_err(|_| ErrorKind::IntOutOfRange(v, "a flag word (u32)"))?;
+                self.out[at..at + 4].copy_from_slice(&v.to_le_bytes());
+            }
+            Elem::F32 => self.float(v as f64)?,
+            e => return Err(wrong(e.name(), "an integer")),
+        }
+        Ok(())
+    }
+
+    fn float(self, v: f64) -> Result<()> {
+        match self.elem {
+            Elem::F32 => {
+                let f = v as f32;
+                if f64::from(f) != v && !v.is_nan() {
+                    return Err(Error::new(ErrorKind::Unrepresentable(format!(
+                        "{v} in a 32-bit float field (it would change)"
+                    ))));
+                }
+                self.out.extend_from_slice(&f.to_le_bytes());
+                Ok(())
+            }
+            e => Err(wrong(e.name(), "a float")),
+        }
+    }
+
+    fn floats(self, len: usize) -> Result<FloatsCompound<'a>> {
+        match self.elem {
+            Elem::Floats(n) => FloatsCompound::new(self.out, n, len),
+            e => Err(wrong(e.name(), "a sequence")),
+        }
+    }
+}
+
+macro_rules! ints {
+    ($($m:ident: $t:ty),*) => {
+        $(fn $m(self, v: $t) -> Result<()> { self.int(v as i128) })*
+    };
+}
+
+impl<'a> ser::Serializer for ElemSerializer<'a> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = FloatsCompound<'a>;
+    type SerializeTuple = FloatsCompound<'a>;
+    type SerializeTupleStruct = FloatsCompound<'a>;
+    type SerializeTupleVariant = Impossible<(), Error>;
+    type SerializeMap = Impossible<(), Error>;
+    type SerializeStruct = Impossible<(), Error>;
+    type SerializeStructVariant = Impossible<(), Error>;
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+
+    ints!(serialize_i8: i8, serialize_i16: i16, serialize_i32: i32, serialize_i64: i64,
+          serialize_u8: u8, serialize_u16: u16, serialize_u32: u32, serialize_u64: u64);
+
+    fn serialize_i128(self, v: i128) -> Result<()> {
+        self.int(v)
+    }
+    fn serialize_u128(self, v: u128) -> Result<()> {
+        self.int(v.min(i128::MAX as u128) as i128)
+    }
+    fn serialize_bool(self, v: bool) -> Result<()> {
+        match self.elem {
+            Elem::Patch(_) => self.int(v as i128),
+            e => Err(wrong(e.name(), "a bool")),
+        }
+    }
+    fn serialize_f32(self, v: f32) -> Result<()> {
+        self.float(v.into())
+    }
+    fn serialize_f64(self, v: f64) -> Result<()> {
+        self.float(v)
+    }
+    fn serialize_char(self, v: char) -> Result<()> {
+        self.serialize_str(v.encode_utf8(&mut [0; 4]))
+    }
+    fn serialize_str(self, v: &str) -> Result<()> {
+        match self.elem {
+            Elem::Str => put_str(self.out, v),
+            Elem::PoolStr => put_pool_str(self.out, v),
+            e => return Err(wrong(e.name(), "a string")),
+        }
+        // Checked after the write so the common path scans once; the caller drops
+        // the output on error.
+        check_godot_str(v)
+    }
+    fn serialize_bytes(self, _v: &[u8]) -> Result<()> {
+        Err(wrong(self.elem.name(), "bytes"))
+    }
+    fn serialize_none(self) -> Result<()> {
+        Err(wrong(self.elem.name(), "None"))
+    }
+    fn serialize_some<T: ?Sized + Serialize>(self, _v: &T) -> Result<()> {
+        Err(wrong(self.elem.name(), "Some"))
+    }
+    fn serialize_unit(self) -> Result<()> {
+        Err(wrong(self.elem.name(), "()"))
+    }
+    fn serialize_unit_struct(self, _n: &'static str) -> Result<()> {
+        Err(wrong(self.elem.name(), "a unit struct"))
+    }
+    fn serialize_unit_variant(self, _n: &'static str, _i: u32, _v: &'static str) -> Result<()> {
+        Err(wrong(self.elem.name(), "an enum"))
+    }
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(self, _n: &'static str, v: &T) -> Result<()> {
+        v.serialize(self)
+    }
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _n: &'static str,
+        _i: u32,
+        _v: &'static str,
+        _value: &T,
+    ) -> Result<()> {
+        Err(wrong(self.elem.name(), "an enum"))
+    }
+    fn serialize_seq(self, len: Option<usize>) -> Result<FloatsCompound<'a>> {
+        let n = match self.elem {
+            Elem::Floats(n) => n,
+            _ => 0,
+        };
+        self.floats(len.unwrap_or(n))
+    }
+    fn serialize_tuple(self, len: usize) -> Result<FloatsCompound<'a>> {
+        self.floats(len)
+    }
+    fn serialize_tuple_struct(self, _n: &'static str, len: usize) -> Result<FloatsCompound<'a>> {
+        self.floats(len)
+    }
+    fn serialize_tuple_variant(
+        self,
+        _n: &'static str,
+        _i: u32,
+        _v: &'static str,
+        _l: usize,
+    ) -> Result<Impossible<(), Error>> {
+        Err(wrong(self.elem.name(), "an enum"))
+    }
+    fn serialize_map(self, _l: Option<usize>) -> Result<Impossible<(), Error>> {
+        Err(wrong(self.elem.name(), "a map"))
+    }
+    fn serialize_struct(self, _n: &'static str, _l: usize) -> Result<Impossible<(), Error>> {
+        Err(wrong(self.elem.name(), "a struct"))
+    }
+    fn serialize_struct_variant(
+        self,
+        _n: &'static str,
+        _i: u32,
+        _v: &'static str,
+        _l: usize,
+    ) -> Result<Impossible<(), Error>> {
+        Err(wrong(self.elem.name(), "an enum"))
+    }
+}
+
+/// The n floats of a math type.
+pub struct FloatsCompound<'a> {
+    out: &'a mut Vec<u8>,
+    left: usize,
+}
+
+impl<'a> FloatsCompound<'a> {
+    pub(crate) fn new(out: &'a mut Vec<u8>, n: usize, len: usize) -> Result<Self> {
+        if len != n {
+            return Err(wrong("a fixed number of floats", "a sequence of another length"));
+        }
+        out.reserve(4 * n);
+        Ok(FloatsCompound { out, left: n })
+    }
+
+    pub(crate) fn field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        if self.left == 0 {
+            return Err(wrong("a fixed number of floats", "too many fields"));
+        }
+        self.left -= 1;
+        value.serialize(ElemSerializer::new(self.out, Elem::F32))
+    }
+
+    pub(crate) fn finish(self) -> Result<()> {
+        if self.left != 0 {
+            return Err(wrong("a fixed number of floats", "too few fields"));
+        }
+        Ok(())
+    }
+}
+
+macro_rules! floats_compound {
+    ($($tr:ident :: $m:ident),*) => {
+        $(impl ser::$tr for FloatsCompound<'_> {
+            type Ok = ();
+            type Error = Error;
+            fn $m<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+                self.field(value)
+            }
+            fn end(self) -> Result<()> {
+                self.finish()
+            }
+        })*
+    };
+}
+floats_compound!(SerializeSeq::serialize_element, SerializeTuple::serialize_element, SerializeTupleStruct::serialize_field);
+
+/// The payload of a pool array marker: a sequence (or bytes) of elements.
+pub(crate) struct PoolSerializer<'a> {
+    out: &'a mut Vec<u8>,
+    elem: PoolElem,
+}
+
+impl<'a> PoolSerializer<'a> {
+    pub(crate) fn new(out: &'a mut Vec<u8>, elem: PoolElem) -> Self {
+        PoolSerializer { out, elem }
+    }
+
+    fn seq(self) -> Result<PoolSeq<'a>> {
+        let at = self.out.len();
+        put_u32(self.out, 0);
+        Ok(PoolSeq {
+            out: self.out,
+            elem: self.elem,
+            at,
+            count: 0,
+        })
+    }
+
+    fn bad(&self, found: &str) -> Error {
+        wrong("a sequence of pool array elements", found)
+    }
+}
+
+/// The elements of a pool array being written.
+pub(crate) struct PoolSeq<'a> {
+    out: &'a mut Vec<u8>,
+    elem: PoolElem,
+    at: usize,
+    count: usize,
+}
+
+impl PoolSeq<'_> {
+    fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.count += 1;
+        value.serialize(ElemSerializer::new(self.out, self.elem.into()))
+    }
+
+    fn finish(self) -> Result<()> {
+        patch_count(self.out, self.at, self.count)?;
+        if self.elem == PoolElem::Byte {
+            pad(self.out, self.count);
+        }
+        Ok(())
+    }
+}
+
+impl ser::SerializeSeq for PoolSeq<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeTuple for PoolSeq<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+macro_rules! reject {
+    ($what:literal; $($m:ident($($a:ident: $t:ty),*)),*) => {
+        $(fn $m(self, $($a: $t),*) -> Result<Self::Ok> { $(let _ = $a;)* Err(self.bad($what)) })*
+    };
+}
+
+impl<'a> ser::Serializer for PoolSerializer<'a> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = PoolSeq<'a>;
+    type SerializeTuple = PoolSeq<'a>;
+    type SerializeTupleStruct = Impossible<(), Error>;
+    type SerializeTupleVariant = Impossible<(), Error>;
+    type SerializeMap = Impossible<(), Error>;
+    type SerializeStruct = Impossible<(), Error>;
+    type SerializeStructVariant = Impossible<(), Error>;
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+
+    reject!("a scalar"; serialize_bool(v: bool), serialize_i8(v: i8), serialize_i16(v: i16),
+        serialize_i32(v: i32), serialize_i64(v: i64), serialize_u8(v: u8), serialize_u16(v: u16),
+        serialize_u32(v: u32), serialize_u64(v: u64), serialize_f32(v: f32), serialize_f64(v: f64),
+        serialize_char(v: char), serialize_str(v: &str), serialize_none(), serialize_unit(),
+        serialize_unit_struct(n: &'static str),
+        serialize_unit_variant(n: &'static str, i: u32, v: &'static str));
+
+    fn serialize_bytes(self, v: &[u8]) -> Result<()> {
+        if self.elem != PoolElem::Byte {
+            return Err(self.bad("bytes"));
+        }
+        put_bytes(self.out, v)
+    }
+    fn serialize_some<T: ?Sized + Serialize>(self, _v: &T) -> Result<()> {
+        Err(self.bad("Some"))
+    }
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(self, _n: &'static str, v: &T) -> Result<()> {
+        v.serialize(self)
+    }
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _n: &'static str,
+        _i: u32,
+        _v: &'static str,
+        _value: &T,
+    ) -> Result<()> {
+        Err(self.bad("an enum"))
+    }
+    fn serialize_seq(self, _len: Option<usize>) -> Result<PoolSeq<'a>> {
+        self.seq()
+    }
+    fn serialize_tuple(self, _len: usize) -> Result<PoolSeq<'a>> {
+        self.seq()
+    }
+    fn serialize_tuple_struct(self, _n: &'static str, _l: usize) -> Result<Impossible<(), Error>> {
+        Err(self.bad("a tuple struct"))
+    }
+    fn serialize_tuple_variant(
+        self,
+        _n: &'static str,
+        _i: u32,
+        _v: &'static str,
+        _l: usize,
+    ) -> Result<Impossible<(), Error>> {
+        Err(self.bad("an enum"))
+    }
+    fn serialize_map(self, _l: Option<usize>) -> Result<Impossible<(), Error>> {
+        Err(self.bad("a map"))
+    }
+    fn serialize_struct(self, _n: &'static str, _l: usize) -> Result<Impossible<(), Error>> {
+        Err(self.bad("a struct"))
+    }
+    fn serialize_struct_variant(
+        self,
+        _n: &'static str,
+        _i: u32,
+        _v: &'static str,
+        _l: usize,
+    ) -> Result<Impossible<(), Error>> {
+        Err(self.bad("an enum"))
+    }
+}
+
+/// NodePath: `(absolute, names, subnames)`, written as Godot's counts-first layout.
+pub struct NodePathCompound<'a> {
+    out: &'a mut Vec<u8>,
+    /// Where the three words (name count, subname count, flags) start.
+    at: usize,
+    field: usize,
+}
+
+impl<'a> NodePathCompound<'a> {
+    pub(crate) fn new(out: &'a mut Vec<u8>) -> Self {
+        let at = out.len();
+        out.extend_from_slice(&[0; 12]);
+        NodePathCompound { out, at, field: 0 }
+    }
+
+    pub(crate) fn field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.field += 1;
+        match self.field {
+            1 => value.serialize(ElemSerializer::new(self.out, Elem::Patch(self.at + 8))),
+            2 | 3 => {
+                let at = self.at + 4 * (self.field - 2);
+                // Names, then subnames: the order the fields arrive in is the wire order.
+                let n = value.serialize(NameList(self.out))?;
+                let word = if self.field == 2 { n as u32 | 0x8000_0000 } else { n as u32 };
+                self.out[at..at + 4].copy_from_slice(&word.to_le_bytes());
+                Ok(())
+            }
+            _ => Err(wrong("NodePath (absolute, names, subnames)", "too many fields")),
+        }
+    }
+
+    pub(crate) fn finish(self) -> Result<()> {
+        if self.field != 3 {
+            return Err(wrong("NodePath (absolute, names, subnames)", "too few fields"));
+        }
+        Ok(())
+    }
+}
+
+/// A list of NodePath names: each a Godot string; returns how many.
+struct NameList<'a>(&'a mut Vec<u8>);
+
+struct NameSeq<'a> {
+    out: &'a mut Vec<u8>,
+    count: usize,
+}
+
+impl ser::SerializeSeq for NameSeq<'_> {
+    type Ok = usize;
+    type Error = Error;
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.count += 1;
+        value.serialize(ElemSerializer::new(self.out, Elem::Str))
+    }
+    fn end(self) -> Result<usize> {
+        if self.count > 0x7FFF_FFFF {
+            return Err(wrong("a NodePath", "too many names"));
+        }
+        Ok(self.count)
+    }
+}
+
+impl NameList<'_> {
+    fn bad(&self, found: &str) -> Error {
+        wrong("a list of NodePath names", found)
+    }
+}
+
+impl<'a> ser::Serializer for NameList<'a> {
+    type Ok = usize;
+    type Error = Error;
+    type SerializeSeq = NameSeq<'a>;
+    type SerializeTuple = Impossible<usize, Error>;
+    type SerializeTupleStruct = Impossible<usize, Error>;
+    type SerializeTupleVariant = Impossible<usize, Error>;
+    type SerializeMap = Impossible<usize, Error>;
+    type SerializeStruct = Impossible<usize, Error>;
+    type SerializeStructVariant = Impossible<usize, Error>;
+
+    reject!("a scalar"; serialize_bool(v: bool), serialize_i8(v: i8), serialize_i16(v: i16),
+        serialize_i32(v: i32), serialize_i64(v: i64), serialize_u8(v: u8), serialize_u16(v: u16),
+        serialize_u32(v: u32), serialize_u64(v: u64), serialize_f32(v: f32), serialize_f64(v: f64),
+        serialize_char(v: char), serialize_str(v: &str), serialize_bytes(v: &[u8]),
+        serialize_none(), serialize_unit(), serialize_unit_struct(n: &'static str),
+        serialize_unit_variant(n: &'static str, i: u32, v: &'static str));
+
+    fn serialize_some<T: ?Sized + Serialize>(self, _v: &T) -> Result<usize> {
+        Err(self.bad("Some"))
+    }
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(self, _n: &'static str, v: &T) -> Result<usize> {
+        v.serialize(self)
+    }
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _n: &'static str,
+        _i: u32,
+        _v: &'static str,
+        _value: &T,
+    ) -> Result<usize> {
+        Err(self.bad("an enum"))
+    }
+    fn serialize_seq(self, _len: Option<usize>) -> Result<NameSeq<'a>> {
+        Ok(NameSeq { out: self.0, count: 0 })
+    }
+    fn serialize_tuple(self, _len: usize) -> Result<Impossible<usize, Error>> {
+        Err(self.bad("a tuple"))
+    }
+    fn serialize_tuple_struct(self, _n: &'static str, _l: usize) -> Result<Impossible<usize, Error>> {
+        Err(self.bad("a tuple struct"))
+    }
+    fn serialize_tuple_variant(
+        self,
+        _n: &'static str,
+        _i: u32,
+        _v: &'static str,
+        _l: usize,
+    ) -> Result<Impossible<usize, Error>> {
+        Err(self.bad("an enum"))
+    }
+    fn serialize_map(self, _l: Option<usize>) -> Result<Impossible<usize, Error>> {
+        Err(self.bad("a map"))
+    }
+    fn serialize_struct(self, _n: &'static str, _l: usize) -> Result<Impossible<usize, Error>> {
+        Err(self.bad("a struct"))
+    }
+    fn serialize_struct_variant(
+        self,
+        _n: &'static str,
+        _i: u32,
+        _v: &'static str,
+        _l: usize,
+    ) -> Result<Impossible<usize, Error>> {
+        Err(self.bad("an enum"))
+    }
+}
+
+/// An Object's property map: name strings (headerless) to full values.
+pub(crate) struct PropsSerializer<'s, 'b>(pub(crate) &'s mut Serializer<'b>);
+
+pub(crate) struct PropsMap<'s, 'b> {
+    ser: &'s mut Serializer<'b>,
+    at: usize,
+    count: usize,
+}
+
+impl ser::SerializeMap for PropsMap<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
+        self.count += 1;
+        key.serialize(ElemSerializer::new(self.ser.out, Elem::Str))
+    }
+    fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        value.serialize(&mut *self.ser)
+    }
+    fn end(self) -> Result<()> {
+        patch_count(self.ser.out, self.at, self.count)
+    }
+}
+
+impl PropsSerializer<'_, '_> {
+    fn bad(&self, found: &str) -> Error {
+        wrong("a map of Object properties", found)
+    }
+}
+
+impl<'s, 'b> ser::Serializer for PropsSerializer<'s, 'b> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Impossible<(), Error>;
+    type SerializeTuple = Impossible<(), Error>;
+    type SerializeTupleStruct = Impossible<(), Error>;
+    type SerializeTupleVariant = Impossible<(), Error>;
+    type SerializeMap = PropsMap<'s, 'b>;
+    type SerializeStruct = Impossible<(), Error>;
+    type SerializeStructVariant = Impossible<(), Error>;
+
+    reject!("a scalar"; serialize_bool(v: bool), serialize_i8(v: i8), serialize_i16(v: i16),
+        serialize_i32(v: i32), serialize_i64(v: i64), serialize_u8(v: u8), serialize_u16(v: u16),
+        serialize_u32(v: u32), serialize_u64(v: u64), serialize_f32(v: f32), serialize_f64(v: f64),
+        serialize_char(v: char), serialize_str(v: &str), serialize_bytes(v: &[u8]),
+        serialize_none(), serialize_unit(), serialize_unit_struct(n: &'static str),
+        serialize_unit_variant(n: &'static str, i: u32, v: &'static str));
+
+    fn serialize_some<T: ?Sized + Serialize>(self, _v: &T) -> Result<()> {
+        Err(self.bad("Some"))
+    }
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(self, _n: &'static str, v: &T) -> Result<()> {
+        v.serialize(self)
+    }
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _n: &'static str,
+        _i: u32,
+        _v: &'static str,
+        _value: &T,
+    ) -> Result<()> {
+        Err(self.bad("an enum"))
+    }
+    fn serialize_seq(self, _len: Option<usize>) -> Result<Impossible<(), Error>> {
+        Err(self.bad("a sequence"))
+    }
+    fn serialize_tuple(self, _len: usize) -> Result<Impossible<(), Error>> {
+        Err(self.bad("a tuple"))
+    }
+    fn serialize_tuple_struct(self, _n: &'static str, _l: usize) -> Result<Impossible<(), Error>> {
+        Err(self.bad("a tuple struct"))
+    }
+    fn serialize_tuple_variant(
+        self,
+        _n: &'static str,
+        _i: u32,
+        _v: &'static str,
+        _l: usize,
+    ) -> Result<Impossible<(), Error>> {
+        Err(self.bad("an enum"))
+    }
+    fn serialize_map(self, _l: Option<usize>) -> Result<PropsMap<'s, 'b>> {
+        let at = self.0.out.len();
+        put_u32(self.0.out, 0);
+        Ok(PropsMap { ser: self.0, at, count: 0 })
+    }
+    fn serialize_struct(self, _n: &'static str, _l: usize) -> Result<Impossible<(), Error>> {
+        Err(self.bad("a struct"))
+    }
+    fn serialize_struct_variant(
+        self,
+        _n: &'static str,
+        _i: u32,
+        _v: &'static str,
+        _l: usize,
+    ) -> Result<Impossible<(), Error>> {
+        Err(self.bad("an enum"))
+    }
+}
+
+/// Takes the `u64` out of an RID marker.
+pub(crate) struct U64Capture;
+
+impl ser::Serializer for U64Capture {
+    type Ok = u64;
+    type Error = Error;
+    type SerializeSeq = Impossible<u64, Error>;
+    type SerializeTuple = Impossible<u64, Error>;
+    type SerializeTupleStruct = Impossible<u64, Error>;
+    type SerializeTupleVariant = Impossible<u64, Error>;
+    type SerializeMap = Impossible<u64, Error>;
+    type SerializeStruct = Impossible<u64, Error>;
+    type SerializeStructVariant = Impossible<u64, Error>;
+
+    fn serialize_u64(self, v: u64) -> Result<u64> {
+        Ok(v)
+    }
+
+    reject!("not a u64"; serialize_bool(v: bool), serialize_i8(v: i8), serialize_i16(v: i16),
+        serialize_i32(v: i32), serialize_i64(v: i64), serialize_u8(v: u8), serialize_u16(v: u16),
+        serialize_u32(v: u32), serialize_f32(v: f32), serialize_f64(v: f64),
+        serialize_char(v: char), serialize_str(v: &str), serialize_bytes(v: &[u8]),
+        serialize_none(), serialize_unit(), serialize_unit_struct(n: &'static str),
+        serialize_unit_variant(n: &'static str, i: u32, v: &'static str));
+
+    fn serialize_some<T: ?Sized + Serialize>(self, _v: &T) -> Result<u64> {
+        Err(self.bad("Some"))
+    }
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(self, _n: &'static str, v: &T) -> Result<u64> {
+        v.serialize(self)
+    }
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _n: &'static str,
+        _i: u32,
+        _v: &'static str,
+        _value: &T,
+    ) -> Result<u64> {
+        Err(self.bad("an enum"))
+    }
+    fn serialize_seq(self, _len: Option<usize>) -> Result<Impossible<u64, Error>> {
+        Err(self.bad("a sequence"))
+    }
+    fn serialize_tuple(self, _len: usize) -> Result<Impossible<u64, Error>> {
+        Err(self.bad("a tuple"))
+    }
+    fn serialize_tuple_struct(self, _n: &'static str, _l: usize) -> Result<Impossible<u64, Error>> {
+        Err(self.bad("a tuple struct"))
+    }
+    fn serialize_tuple_variant(
+        self,
+        _n: &'static str,
+        _i: u32,
+        _v: &'static str,
+        _l: usize,
+    ) -> Result<Impossible<u64, Error>> {
+        Err(self.bad("an enum"))
+    }
+    fn serialize_map(self, _l: Option<usize>) -> Result<Impossible<u64, Error>> {
+        Err(self.bad("a map"))
+    }
+    fn serialize_struct(self, _n: &'static str, _l: usize) -> Result<Impossible<u64, Error>> {
+        Err(self.bad("a struct"))
+    }
+    fn serialize_struct_variant(
+        self,
+        _n: &'static str,
+        _i: u32,
+        _v: &'static str,
+        _l: usize,
+    ) -> Result<Impossible<u64, Error>> {
+        Err(self.bad("an enum"))
+    }
+}
+
+impl U64Capture {
+    fn bad(&self, found: &str) -> Error {
+        wrong("an RID id (u64)", found)
+    }
+}

@@ -1,0 +1,134 @@
+//! Pool arrays (Godot 4: packed arrays): newtypes over `Vec`, and `with`-modules that
+//! write plain `Vec` fields as pool arrays.
+//!
+//! ```
+//! use serde::{Deserialize, Serialize};
+//!
+//! #[derive(Serialize, Deserialize, PartialEq, Debug)]
+//! struct Track {
+//!     #[serde(with = "godot_bin::pool::real")]
+//!     samples: Vec<f32>,
+//!     #[serde(with = "godot_bin::pool::string")]
+//!     labels: Vec<String>,
+//! }
+//!
+//! let t = Track { samples: vec![0.5, 1.0], labels: vec!["a".into()] };
+//! let bytes = godot_bin::to_vec(&t)?;
+//! assert_eq!(godot_bin::from_slice::<Track>(&bytes)?, t);
+//! # Ok::<(), godot_bin::Error>(())
+//! ```
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::value::SeqAccessDeserializer;
+use serde::de::{Deserialize, Deserializer, SeqAccess, Visitor};
+use serde::ser::{Serialize, Serializer};
+
+use super::{Color, Vector2, Vector3};
+
+/// Passes a pool array's elements to `T`'s own `Deserialize`.
+struct Pass<T>(PhantomData<T>);
+
+impl<'de, T: Deserialize<'de>> Visitor<'de> for Pass<T> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a pool array")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<T, A::Error> {
+        T::deserialize(SeqAccessDeserializer::new(seq))
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
+        T::deserialize(d)
+    }
+}
+
+macro_rules! pool_module {
+    ($module:ident, $godot:literal, $elem:ty, $doc:literal) => {
+        #[doc = $doc]
+        pub mod $module {
+            use super::*;
+
+            pub(crate) const MARKER: &str = crate::marker::marker!($godot);
+
+            /// Writes any sequence as this pool array.
+            pub fn serialize<T: ?Sized + Serialize, S: Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_newtype_struct(MARKER, v)
+            }
+
+            /// Reads this pool array (or an Array of the same elements) into any sequence type.
+            pub fn deserialize<'de, T: Deserialize<'de>, D: Deserializer<'de>>(d: D) -> Result<T, D::Error> {
+                d.deserialize_newtype_struct(MARKER, Pass(PhantomData))
+            }
+        }
+    };
+}
+
+pool_module!(int, "PoolIntArray", i32, "`PoolIntArray` (`PackedInt32Array`): `#[serde(with = \"godot_bin::pool::int\")]` on a `Vec<i32>`.");
+pool_module!(real, "PoolRealArray", f32, "`PoolRealArray` (`PackedFloat32Array`): `#[serde(with = \"godot_bin::pool::real\")]` on a `Vec<f32>`.");
+pool_module!(string, "PoolStringArray", String, "`PoolStringArray` (`PackedStringArray`): `#[serde(with = \"godot_bin::pool::string\")]` on a `Vec<String>`, or with `#[serde(borrow)]` on a `Vec<&str>` (zero-copy).");
+pool_module!(vector2, "PoolVector2Array", Vector2, "`PoolVector2Array`: `#[serde(with = \"godot_bin::pool::vector2\")]` on a `Vec<Vector2>`.");
+pool_module!(vector3, "PoolVector3Array", Vector3, "`PoolVector3Array`: `#[serde(with = \"godot_bin::pool::vector3\")]` on a `Vec<Vector3>`.");
+pool_module!(color, "PoolColorArray", Color, "`PoolColorArray`: `#[serde(with = \"godot_bin::pool::color\")]` on a `Vec<Color>`.");
+
+/// `PoolByteArray` (`PackedByteArray`): `#[serde(with = "godot_bin::pool::byte")]` on a
+/// `Vec<u8>`, `&[u8]` (zero-copy) or `serde_bytes::ByteBuf`. The same as `serde_bytes`.
+pub mod byte {
+    pub use serde_bytes::{deserialize, serialize};
+}
+
+macro_rules! pool_newtype {
+    ($name:ident, $module:ident, $elem:ty, $doc:literal) => {
+        #[doc = $doc]
+        #[derive(Debug, Clone, PartialEq, Default)]
+        pub struct $name(pub Vec<$elem>);
+
+        impl Serialize for $name {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                $module::serialize(&self.0, s)
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                $module::deserialize(d).map($name)
+            }
+        }
+
+        impl From<Vec<$elem>> for $name {
+            fn from(v: Vec<$elem>) -> Self {
+                $name(v)
+            }
+        }
+
+        impl FromIterator<$elem> for $name {
+            fn from_iter<I: IntoIterator<Item = $elem>>(iter: I) -> Self {
+                $name(iter.into_iter().collect())
+            }
+        }
+
+        impl std::ops::Deref for $name {
+            type Target = Vec<$elem>;
+            fn deref(&self) -> &Vec<$elem> {
+                &self.0
+            }
+        }
+
+        impl std::ops::DerefMut for $name {
+            fn deref_mut(&mut self) -> &mut Vec<$elem> {
+                &mut self.0
+            }
+        }
+    };
+}
+
+pool_newtype!(PoolByteArray, byte, u8, "`PoolByteArray` (Godot 4: `PackedByteArray`).");
+pool_newtype!(PoolIntArray, int, i32, "`PoolIntArray` (Godot 4: `PackedInt32Array`).");
+pool_newtype!(PoolRealArray, real, f32, "`PoolRealArray` (Godot 4: `PackedFloat32Array`).");
+pool_newtype!(PoolStringArray, string, String, "`PoolStringArray` (Godot 4: `PackedStringArray`).");
+pool_newtype!(PoolVector2Array, vector2, Vector2, "`PoolVector2Array` (Godot 4: `PackedVector2Array`).");
+pool_newtype!(PoolVector3Array, vector3, Vector3, "`PoolVector3Array` (Godot 4: `PackedVector3Array`).");
+pool_newtype!(PoolColorArray, color, Color, "`PoolColorArray` (Godot 4: `PackedColorArray`).");
