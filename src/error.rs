@@ -10,7 +10,8 @@ pub type Result<T> = std::result::Result<T, Error>;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ErrorKind {
-    /// The input ended in the middle of a value (padding included).
+    /// The input ended in the middle of a value (padding included), or a count needs
+    /// more bytes than are left. The offset is where the missing item starts.
     #[error("unexpected end of input while reading {0}")]
     Eof(&'static str),
     /// `from_slice` / `from_reader` found bytes after the one value they read.
@@ -72,7 +73,7 @@ pub enum ErrorKind {
 /// ```
 /// let err = godot_bin::from_slice::<i32>(&[4, 0, 0, 0, 1, 0, 0, 0, b'a']).unwrap_err();
 /// assert!(matches!(err.kind(), godot_bin::ErrorKind::Eof(_)));
-/// assert_eq!(err.offset(), Some(9));
+/// assert_eq!(err.offset(), Some(8));
 /// ```
 #[derive(Debug)]
 pub struct Error(Box<Inner>);

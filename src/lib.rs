@@ -16,7 +16,7 @@ use std::io;
 use serde::de::{Deserialize, DeserializeOwned};
 use serde::ser::Serialize;
 
-pub use config::{Config, GODOT_MAX_DEPTH};
+pub use config::{Config, DEFAULT_MAX_DEPTH, GODOT_MAX_DEPTH};
 pub use de::Deserializer;
 pub use dialect::{Dialect, VariantType};
 pub use error::{Error, ErrorKind, Result};

@@ -143,8 +143,9 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             return Err(Error::at(ErrorKind::InvalidLength { len: raw.into(), what }, at));
         }
         if let Some(rem) = self.read.remaining() {
+            // More items than the bytes left can hold: the input ends inside them.
             if n.saturating_mul(min_size) > rem {
-                return Err(Error::at(ErrorKind::InvalidLength { len: n as u64, what }, at));
+                return Err(Error::at(ErrorKind::Eof(what), at));
             }
         }
         Ok(n)

@@ -85,7 +85,7 @@ impl<'de> Read<'de> for SliceRead<'de> {
                 self.pos += buf.len();
                 Ok(())
             }
-            None => Err(Error::at(ErrorKind::Eof(what), self.slice.len())),
+            None => Err(Error::at(ErrorKind::Eof(what), self.pos)),
         }
     }
 
@@ -100,7 +100,7 @@ impl<'de> Read<'de> for SliceRead<'de> {
             .pos
             .checked_add(n)
             .filter(|e| *e <= self.slice.len())
-            .ok_or_else(|| Error::at(ErrorKind::Eof(what), self.slice.len()))?;
+            .ok_or_else(|| Error::at(ErrorKind::Eof(what), self.pos))?;
         let out = &self.slice[self.pos..end];
         self.pos = end;
         Ok(Reference::Borrowed(out))
@@ -148,9 +148,7 @@ impl<'de, R: io::Read> Read<'de> for IoRead<R> {
     }
 
     fn read_exact(&mut self, buf: &mut [u8], what: &'static str) -> Result<()> {
-        self.inner
-            .read_exact(buf)
-            .map_err(|e| io_err(e, what, self.pos))?;
+        self.inner.read_exact(buf).map_err(|e| io_err(e, what, self.pos))?;
         self.pos += buf.len();
         Ok(())
     }
@@ -168,10 +166,10 @@ impl<'de, R: io::Read> Read<'de> for IoRead<R> {
             .take(n as u64)
             .read_to_end(scratch)
             .map_err(|e| io_err(e, what, self.pos))?;
-        self.pos += got;
         if got < n {
             return Err(Error::at(ErrorKind::Eof(what), self.pos));
         }
+        self.pos += got;
         Ok(Reference::Copied(scratch))
     }
 

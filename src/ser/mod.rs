@@ -64,8 +64,9 @@ impl<'a> Serializer<'a> {
         Ok(())
     }
 
-    fn enter(&mut self) -> Result<()> {
-        self.depth += 1;
+    /// Before writing an item of the innermost open container: values may sit at most
+    /// `max_depth` containers deep (the decoder's rule, and Godot's).
+    fn child(&self) -> Result<()> {
         if self.depth > self.cfg.max_depth {
             return Err(Error::new(ErrorKind::DepthLimit(self.cfg.max_depth)));
         }
@@ -74,7 +75,7 @@ impl<'a> Serializer<'a> {
 
     /// Starts a container: header plus a count placeholder, returning where the count is.
     fn open(&mut self, ty: VariantType) -> Result<usize> {
-        self.enter()?;
+        self.depth += 1;
         self.header(ty, 0)?;
         let at = self.out.len();
         put_u32(self.out, 0);
@@ -90,6 +91,7 @@ impl<'a> Serializer<'a> {
     fn open_variant(&mut self, variant: &str) -> Result<usize> {
         let at = self.open(VariantType::Dictionary)?;
         patch_count(self.out, at, 1)?;
+        self.child()?;
         self.str_value(variant)?;
         Ok(at)
     }
@@ -275,7 +277,7 @@ impl<'a, 'b> ser::Serializer for &'a mut Serializer<'b> {
             }
         }
         if name == marker::OBJECT {
-            self.enter()?;
+            self.depth += 1;
             self.header(VariantType::Object, 0)?;
             return Ok(TupleStruct::Object(self, 0));
         }
@@ -362,6 +364,7 @@ impl<'a, 'b> Compound<'a, 'b> {
     }
 
     fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.ser.child()?;
         self.count += 1;
         value.serialize(&mut *self.ser)
     }
@@ -426,6 +429,7 @@ impl ser::SerializeStruct for Compound<'_, '_> {
     type Ok = ();
     type Error = Error;
     fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
+        self.ser.child()?;
         self.count += 1;
         self.ser.str_value(key)?;
         value.serialize(&mut *self.ser)

@@ -637,6 +637,7 @@ impl ser::SerializeMap for PropsMap<'_, '_> {
     type Ok = ();
     type Error = Error;
     fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
+        self.ser.child()?;
         self.count += 1;
         key.serialize(ElemSerializer::new(self.ser.out, Elem::Str))
     }

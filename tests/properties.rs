@@ -1,0 +1,245 @@
+//! Property tests: round trips over generated values, and no panics on any input.
+
+use godot_bin::*;
+use quickcheck::{Arbitrary, Gen, QuickCheck, TestResult};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug)]
+struct AnyVariant(Variant);
+
+fn string(g: &mut Gen) -> String {
+    // Godot strings cannot hold NUL and drop a leading BOM; the encoder refuses both.
+    let s: String = String::arbitrary(g).chars().filter(|c| *c != '\0').collect();
+    s.trim_start_matches('\u{feff}').to_owned()
+}
+
+fn f32s<const N: usize>(g: &mut Gen) -> [f32; N] {
+    std::array::from_fn(|_| f32::arbitrary(g))
+}
+
+fn v2(g: &mut Gen) -> Vector2 {
+    let [x, y] = f32s(g);
+    Vector2::new(x, y)
+}
+
+fn v3(g: &mut Gen) -> Vector3 {
+    let [x, y, z] = f32s(g);
+    Vector3::new(x, y, z)
+}
+
+fn color(g: &mut Gen) -> Color {
+    let [r, gr, b, a] = f32s(g);
+    Color::new(r, gr, b, a)
+}
+
+fn name(g: &mut Gen) -> String {
+    let s: String = string(g).chars().filter(|c| !matches!(c, '/' | ':')).collect();
+    if s.is_empty() {
+        "n".into()
+    } else {
+        s
+    }
+}
+
+fn variant(g: &mut Gen, depth: usize) -> Variant {
+    let kinds = if depth == 0 { 26 } else { 28 };
+    match usize::arbitrary(g) % kinds {
+        0 => Variant::Nil,
+        1 => Variant::Bool(bool::arbitrary(g)),
+        2 => Variant::Int(i64::arbitrary(g)),
+        3 => Variant::Int(i32::arbitrary(g).into()),
+        4 => Variant::Float(f64::arbitrary(g)),
+        5 => Variant::Float(f32::arbitrary(g).into()),
+        6 => Variant::String(string(g)),
+        7 => Variant::Vector2(v2(g)),
+        8 => Variant::Rect2(Rect2 { position: v2(g), size: v2(g) }),
+        9 => Variant::Vector3(v3(g)),
+        10 => Variant::Transform2D(Transform2D::new(v2(g), v2(g), v2(g))),
+        11 => {
+            let [a, b, c, d] = f32s(g);
+            Variant::Plane(Plane::new(a, b, c, d))
+        }
+        12 => {
+            let [x, y, z, w] = f32s(g);
+            Variant::Quat(Quat::new(x, y, z, w))
+        }
+        13 => Variant::Aabb(Aabb::new(v3(g), v3(g))),
+        14 => Variant::Basis(Basis::from_columns(v3(g), v3(g), v3(g))),
+        15 => Variant::Transform(Transform::new(Basis::from_columns(v3(g), v3(g), v3(g)), v3(g))),
+        16 => Variant::Color(color(g)),
+        17 => {
+            let names = (0..usize::arbitrary(g) % 4).map(|_| name(g)).collect();
+            let subnames = (0..usize::arbitrary(g) % 3).map(|_| name(g)).collect();
+            Variant::NodePath(NodePath::from_parts(bool::arbitrary(g), names, subnames))
+        }
+        18 => Variant::Rid(Rid::default()),
+        19 => Variant::ObjectId(u64::arbitrary(g).max(1)),
+        20 => Variant::PoolByteArray(PoolByteArray(Vec::arbitrary(g))),
+        21 => Variant::PoolIntArray(PoolIntArray(Vec::arbitrary(g))),
+        22 => Variant::PoolRealArray(PoolRealArray(Vec::arbitrary(g))),
+        23 => Variant::PoolStringArray((0..usize::arbitrary(g) % 5).map(|_| string(g)).collect()),
+        24 => Variant::PoolVector2Array((0..usize::arbitrary(g) % 5).map(|_| v2(g)).collect()),
+        25 => {
+            if bool::arbitrary(g) {
+                Variant::PoolVector3Array((0..usize::arbitrary(g) % 5).map(|_| v3(g)).collect())
+            } else {
+                Variant::PoolColorArray((0..usize::arbitrary(g) % 5).map(|_| color(g)).collect())
+            }
+        }
+        26 => Variant::Array((0..usize::arbitrary(g) % 5).map(|_| variant(g, depth - 1)).collect()),
+        _ => {
+            let mut d = Dictionary::new();
+            for _ in 0..usize::arbitrary(g) % 5 {
+                d.insert(variant(g, depth - 1), variant(g, depth - 1));
+            }
+            Variant::Dictionary(d)
+        }
+    }
+}
+
+impl Arbitrary for AnyVariant {
+    fn arbitrary(g: &mut Gen) -> Self {
+        AnyVariant(variant(g, 3))
+    }
+}
+
+/// Byte-exact: encoding the decoded value gives the same bytes again.
+#[test]
+fn variant_bytes_variant() {
+    fn prop(v: AnyVariant) -> bool {
+        let bytes = to_vec(&v.0).unwrap();
+        let back: Variant = from_slice(&bytes).unwrap();
+        back == v.0 && to_vec(&back).unwrap() == bytes
+    }
+    QuickCheck::new().tests(2000).quickcheck(prop as fn(AnyVariant) -> bool);
+}
+
+/// The reader path agrees with the slice path.
+#[test]
+fn reader_agrees_with_slice() {
+    fn prop(v: AnyVariant) -> bool {
+        let bytes = to_vec(&v.0).unwrap();
+        let a: Variant = from_slice(&bytes).unwrap();
+        let b: Variant = from_reader(&bytes[..]).unwrap();
+        a == b
+    }
+    QuickCheck::new().tests(500).quickcheck(prop as fn(AnyVariant) -> bool);
+}
+
+/// Every strict prefix of a valid encoding fails with an end-of-input error.
+#[test]
+fn prefixes_fail() {
+    fn prop(v: AnyVariant) -> bool {
+        let bytes = to_vec(&v.0).unwrap();
+        (0..bytes.len()).all(|n| from_slice::<Variant>(&bytes[..n]).map_err(|e| e.is_eof()).err() == Some(true))
+    }
+    QuickCheck::new().tests(300).quickcheck(prop as fn(AnyVariant) -> bool);
+}
+
+#[derive(Serialize, Deserialize, PartialEq, Debug, Clone)]
+enum Shape {
+    Empty,
+    Circle(f32),
+    Line(Vector2, Vector2),
+    Poly { points: Vec<Vector2>, closed: bool },
+}
+
+#[derive(Serialize, Deserialize, PartialEq, Debug, Clone)]
+struct Typed {
+    a: i64,
+    b: u32,
+    c: f64,
+    d: Option<String>,
+    e: Vec<i16>,
+    f: (bool, char),
+    shape: Shape,
+    #[serde(with = "godot_bin::pool::real")]
+    samples: Vec<f32>,
+    #[serde(with = "serde_bytes")]
+    blob: Vec<u8>,
+    map: std::collections::BTreeMap<i32, String>,
+}
+
+impl Arbitrary for Shape {
+    fn arbitrary(g: &mut Gen) -> Self {
+        match u8::arbitrary(g) % 4 {
+            0 => Shape::Empty,
+            1 => Shape::Circle(f32::arbitrary(g)),
+            2 => Shape::Line(v2(g), v2(g)),
+            _ => Shape::Poly {
+                points: (0..usize::arbitrary(g) % 4).map(|_| v2(g)).collect(),
+                closed: bool::arbitrary(g),
+            },
+        }
+    }
+}
+
+impl Arbitrary for Typed {
+    fn arbitrary(g: &mut Gen) -> Self {
+        Typed {
+            a: i64::arbitrary(g),
+            b: u32::arbitrary(g),
+            c: f64::arbitrary(g),
+            d: Option::<()>::arbitrary(g).map(|_| string(g)),
+            e: Vec::arbitrary(g),
+            f: (bool::arbitrary(g), string(g).chars().next().unwrap_or('x')),
+            shape: Shape::arbitrary(g),
+            samples: Vec::arbitrary(g),
+            blob: Vec::arbitrary(g),
+            map: (0..usize::arbitrary(g) % 4).map(|_| (i32::arbitrary(g), string(g))).collect(),
+        }
+    }
+}
+
+fn same_bits(a: &Typed, b: &Typed) -> bool {
+    // NaN != NaN for f32/f64 fields: compare through the encoding instead.
+    to_vec(a).unwrap() == to_vec(b).unwrap()
+}
+
+#[test]
+fn typed_round_trip() {
+    fn prop(t: Typed) -> bool {
+        let bytes = to_vec(&t).unwrap();
+        let back: Typed = from_slice(&bytes).unwrap();
+        same_bits(&back, &t)
+    }
+    QuickCheck::new().tests(1000).quickcheck(prop as fn(Typed) -> bool);
+}
+
+/// Typed values read as `Variant` and written back give the same bytes.
+#[test]
+fn typed_through_variant() {
+    fn prop(t: Typed) -> bool {
+        let bytes = to_vec(&t).unwrap();
+        let v: Variant = from_slice(&bytes).unwrap();
+        to_vec(&v).unwrap() == bytes
+    }
+    QuickCheck::new().tests(500).quickcheck(prop as fn(Typed) -> bool);
+}
+
+/// Random bytes never panic; errors carry an offset inside the input.
+#[test]
+fn garbage_never_panics() {
+    fn prop(bytes: Vec<u8>) -> TestResult {
+        match from_slice::<Variant>(&bytes) {
+            Ok(v) => TestResult::from_bool(to_vec(&v).is_ok()),
+            Err(e) => TestResult::from_bool(e.offset().is_some_and(|o| o <= bytes.len())),
+        }
+    }
+    QuickCheck::new().tests(20000).quickcheck(prop as fn(Vec<u8>) -> TestResult);
+}
+
+/// Random bytes behind a valid header still never panic (reach deeper paths).
+#[test]
+fn headed_garbage_never_panics() {
+    fn prop(ty: u8, flags: bool, body: Vec<u8>) -> bool {
+        let mut bytes = vec![ty % 28, 0, flags as u8, 0];
+        bytes.extend_from_slice(&body);
+        let cfg = Config::new().allow_objects(true);
+        let _ = cfg.from_slice::<Variant>(&bytes);
+        let _ = cfg.from_reader::<_, Variant>(&bytes[..]);
+        let _ = from_slice::<Typed>(&bytes);
+        true
+    }
+    QuickCheck::new().tests(20000).quickcheck(prop as fn(u8, bool, Vec<u8>) -> bool);
+}
