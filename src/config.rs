@@ -29,15 +29,30 @@ pub const DEFAULT_MAX_DEPTH: usize = 128;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Config {
     pub(crate) dialect: Dialect,
+    pub(crate) precision: Precision,
     pub(crate) max_depth: usize,
+    pub(crate) max_bytes: usize,
     pub(crate) allow_objects: bool,
+}
+
+/// The engine build's `real_t`: what width math types (Vector2, Transform, ...) have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Precision {
+    /// Official builds: 32-bit reals.
+    #[default]
+    Single,
+    /// Engines built with `precision=double` (Godot 4): math types are written as
+    /// 64-bit reals with the 64-bit header flag. Decoding always follows the flag.
+    Double,
 }
 
 impl Default for Config {
     fn default() -> Self {
         Config {
             dialect: Dialect::Godot3,
+            precision: Precision::Single,
             max_depth: DEFAULT_MAX_DEPTH,
+            max_bytes: usize::MAX,
             allow_objects: false,
         }
     }
@@ -59,6 +74,21 @@ impl Config {
     /// error, both when decoding and when encoding (Godot refuses it too).
     pub fn max_depth(mut self, depth: usize) -> Self {
         self.max_depth = depth;
+        self
+    }
+
+    /// The engine build's real width. Only Godot 4 has working double-precision
+    /// encoding; Godot 2 and 3 builds write broken bytes there, so encoding with
+    /// `Precision::Double` in those dialects is an error.
+    pub fn precision(mut self, precision: Precision) -> Self {
+        self.precision = precision;
+        self
+    }
+
+    /// The most input bytes one decode may consume (for `from_reader` on a stream that
+    /// could run forever). Reaching it is an error. Unlimited by default.
+    pub fn max_bytes(mut self, max: usize) -> Self {
+        self.max_bytes = max;
         self
     }
 

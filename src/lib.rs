@@ -16,18 +16,21 @@ use std::io;
 use serde::de::{Deserialize, DeserializeOwned};
 use serde::ser::Serialize;
 
-pub use config::{Config, DEFAULT_MAX_DEPTH, GODOT_MAX_DEPTH};
+pub use config::{Config, Precision, DEFAULT_MAX_DEPTH, GODOT_MAX_DEPTH};
 pub use de::Deserializer;
 pub use dialect::{Dialect, VariantType};
 pub use error::{Error, ErrorKind, Result};
 pub use ser::Serializer;
-pub use types::pool;
+pub use types::{pool, typed};
 pub use types::{
-    Aabb, Basis, Color, NodePath, Plane, PoolByteArray, PoolColorArray, PoolIntArray, PoolRealArray,
-    PoolStringArray, PoolVector2Array, PoolVector3Array, Quat, Rect2, Rid, Transform, Transform2D,
-    Vector2, Vector3,
+    Aabb, Basis, Callable, Color, Image, InputEvent, InputEventKind, NodePath, PackedByteArray, PackedColorArray,
+    PackedFloat32Array, PackedFloat64Array, PackedInt32Array, PackedInt64Array, PackedStringArray,
+    PackedVector2Array, PackedVector3Array, PackedVector4Array, Plane, PoolByteArray, PoolColorArray, PoolIntArray,
+    PoolRealArray, PoolStringArray, PoolVector2Array, PoolVector3Array, Projection, Quat, Quaternion, Rect2, Rect2i,
+    Rid, Signal, StringName, Transform, Transform2D, Transform3D, Vector2, Vector2i, Vector3, Vector3i, Vector4,
+    Vector4i,
 };
-pub use value::{Dictionary, Object, Variant};
+pub use value::{ContainerType, Dictionary, Object, TypedArray, TypedDictionary, Variant, VariantDisplay};
 
 /// Encodes `value` as Godot 3's `var2bytes` would.
 ///

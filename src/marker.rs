@@ -15,6 +15,10 @@ pub(crate) const VARIANT: &str = "$godot_bin::Variant";
 pub(crate) const OBJECT: &str = "$godot_bin::Object";
 /// An Object sent as its instance id.
 pub(crate) const OBJECT_ID: &str = "$godot_bin::ObjectId";
+/// A typed Array: `(kind, type tag, class name, items)`.
+pub(crate) const TYPED_ARRAY: &str = "$godot_bin::TypedArray";
+/// A typed Dictionary: `(key kind, key tag, key class, value kind, value tag, value class, entries)`.
+pub(crate) const TYPED_DICTIONARY: &str = "$godot_bin::TypedDictionary";
 
 /// A marker that stands for one Godot type.
 pub(crate) fn marker_type(name: &str) -> Option<VariantType> {
@@ -23,7 +27,12 @@ pub(crate) fn marker_type(name: &str) -> Option<VariantType> {
         return None;
     }
     let rest = name.strip_prefix(PREFIX)?;
-    VariantType::all().iter().copied().find(|t| t.name() == rest)
+    // `Object` has markers of its own (full form, id form).
+    VariantType::all()
+        .iter()
+        .copied()
+        .find(|t| t.name() == rest)
+        .filter(|t| *t != VariantType::Object)
 }
 
 /// The marker name of a Godot type, for the `Serialize` impls.

@@ -160,11 +160,14 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for PoolElemDeserializer<'_, R> {
                 self.de.read.read_exact(&mut b, "a PoolByteArray element")?;
                 visitor.visit_u8(b[0])
             }
-            PoolElem::Int32 => visitor.visit_i32(self.de.u32("a PoolIntArray element")? as i32),
+            PoolElem::Int32 => visitor.visit_i32(self.de.u32("an int32")? as i32),
+            PoolElem::Int64 => visitor.visit_i64(self.de.u64("an int64")? as i64),
             PoolElem::Float32 => visitor.visit_f32(f32::from_bits(self.de.u32("a float")?)),
+            PoolElem::Float64 => visitor.visit_f64(f64::from_bits(self.de.u64("a 64-bit float")?)),
             PoolElem::String => self.de.visit_str(visitor),
-            PoolElem::Floats(n, _) => {
-                let mut access = PoolSeq::new(self.de, PoolElem::Float32, n);
+            PoolElem::Floats(n, _) | PoolElem::Doubles(n, _) => {
+                let elem = if matches!(self.elem, PoolElem::Doubles(..)) { PoolElem::Float64 } else { PoolElem::Float32 };
+                let mut access = PoolSeq::new(self.de, elem, n);
                 let v = visitor.visit_seq(&mut access)?;
                 access.finish()?;
                 Ok(v)
@@ -513,6 +516,125 @@ impl<'de> de::SeqAccess<'de> for NodePathAccess {
                 seed.deserialize(subnames.into_deserializer()).map(Some)
             }
             _ => Ok(None),
+        }
+    }
+}
+
+/// The element type of a typed container, as the wire gives it: kind (0 untyped,
+/// 1 builtin, 2 class, 3 script), the builtin's type tag, the class name or script path.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct ContainerType {
+    pub(crate) kind: u32,
+    pub(crate) tag: u32,
+    pub(crate) name: String,
+}
+
+/// A typed container marker read as `(kind, tag, name, [kind, tag, name,] items)`.
+pub(crate) struct TypedAccess<'a, R> {
+    de: &'a mut Deserializer<R>,
+    h: Header,
+    fields: std::vec::IntoIter<FieldValue>,
+    done: bool,
+}
+
+enum FieldValue {
+    U32(u32),
+    Str(String),
+}
+
+impl<'a, 'de, R: Read<'de>> TypedAccess<'a, R> {
+    pub(crate) fn new(de: &'a mut Deserializer<R>, h: Header, types: [ContainerType; 2]) -> Self {
+        let n = if h.ty == VariantType::Dictionary { 2 } else { 1 };
+        let fields: Vec<FieldValue> = types
+            .into_iter()
+            .take(n)
+            .flat_map(|t| [FieldValue::U32(t.kind), FieldValue::U32(t.tag), FieldValue::Str(t.name)])
+            .collect();
+        TypedAccess {
+            de,
+            h,
+            fields: fields.into_iter(),
+            done: false,
+        }
+    }
+}
+
+impl<'de, R: Read<'de>> de::SeqAccess<'de> for TypedAccess<'_, R> {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        match self.fields.next() {
+            Some(FieldValue::U32(v)) => seed.deserialize(v.into_deserializer()).map(Some),
+            Some(FieldValue::Str(v)) => seed.deserialize(v.into_deserializer()).map(Some),
+            None if self.done => Ok(None),
+            None => {
+                self.done = true;
+                seed.deserialize(ItemsDeserializer { de: &mut *self.de, h: self.h }).map(Some)
+            }
+        }
+    }
+}
+
+/// The items of an Array or Dictionary whose type info was already read.
+struct ItemsDeserializer<'a, R> {
+    de: &'a mut Deserializer<R>,
+    h: Header,
+}
+
+impl<'de, R: Read<'de>> de::Deserializer<'de> for ItemsDeserializer<'_, R> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.de.items(self.h, visitor)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+/// Pre-read fields of a Signal or an Image, as a sequence.
+pub(crate) enum Fields {
+    Signal(Option<String>, Option<u64>),
+    Image([u32; 4], usize, Option<Vec<u8>>),
+}
+
+impl Fields {
+    pub(crate) fn signal(name: String, id: u64) -> Self {
+        Fields::Signal(Some(name), Some(id))
+    }
+
+    pub(crate) fn image(words: [u32; 4], data: Vec<u8>) -> Self {
+        Fields::Image(words, 0, Some(data))
+    }
+}
+
+impl<'de> de::SeqAccess<'de> for Fields {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        match self {
+            Fields::Signal(name, id) => {
+                if let Some(name) = name.take() {
+                    return seed.deserialize(name.into_deserializer()).map(Some);
+                }
+                match id.take() {
+                    Some(id) => seed.deserialize(id.into_deserializer()).map(Some),
+                    None => Ok(None),
+                }
+            }
+            Fields::Image(words, i, data) => {
+                if let Some(w) = words.get(*i) {
+                    *i += 1;
+                    return seed.deserialize((*w).into_deserializer()).map(Some);
+                }
+                match data.take() {
+                    Some(d) => seed.deserialize(de::value::BytesDeserializer::new(&d)).map(Some),
+                    None => Ok(None),
+                }
+            }
         }
     }
 }

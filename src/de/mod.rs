@@ -6,10 +6,11 @@ pub mod read;
 use serde::de::{self, Visitor};
 
 use crate::config::Config;
-use crate::dialect::{PoolElem, VariantType, FLAG_64, TYPE_MASK};
+use crate::dialect::{Dialect, PoolElem, VariantType, FLAG_64, TYPE_MASK};
 use crate::error::{Error, ErrorKind, Result};
 use crate::marker;
 
+pub(crate) use access::ContainerType;
 use access::{DictEnum, ObjectAccess, PoolSeq, SeqAccess, VariantEnum};
 pub use read::{IoRead, Read, Reference, SliceRead};
 
@@ -210,34 +211,82 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         self.depth -= 1;
     }
 
+    /// The element type of a Godot 4.3+ typed container, after its header.
+    pub(crate) fn container_type(&mut self, kind: u32) -> Result<ContainerType> {
+        Ok(match kind {
+            0 => ContainerType::default(),
+            1 => {
+                let at = self.read.pos();
+                let id = self.u32("a typed container's element type")?;
+                let ty = self.cfg.dialect.type_of(id).ok_or_else(|| Error::at(ErrorKind::UnknownType(id), at))?;
+                ContainerType { kind, tag: ty as u32, name: String::new() }
+            }
+            _ => ContainerType { kind, tag: 0, name: self.str()?.to_owned() },
+        })
+    }
+
+    /// Type info of an Array (one) or Dictionary (two) header; Godot 4 only.
+    pub(crate) fn container_types(&mut self, h: Header) -> Result<[ContainerType; 2]> {
+        if self.cfg.dialect != Dialect::Godot4 {
+            return Ok(Default::default());
+        }
+        let first = self.container_type((h.raw >> 16) & 3)?;
+        let second = match h.ty {
+            VariantType::Dictionary => self.container_type((h.raw >> 18) & 3)?,
+            _ => ContainerType::default(),
+        };
+        Ok([first, second])
+    }
+
     fn seq<V: Visitor<'de>>(&mut self, h: Header, visitor: V) -> Result<V::Value> {
-        // Bit 31 was Godot 2's "shared" flag; Godot 3 ignores it.
-        let n = self.count("an Array count", 4, 0x7FFF_FFFF)?;
+        self.container_types(h)?;
+        self.items(h, visitor)
+    }
+
+    /// The count and elements of an Array or Dictionary whose type info was read.
+    pub(crate) fn items<V: Visitor<'de>>(&mut self, h: Header, visitor: V) -> Result<V::Value> {
+        // Bit 31 was Godot 2's "shared" flag; later versions ignore it.
+        let dict = h.ty == VariantType::Dictionary;
+        let n = if dict {
+            self.count("a Dictionary count", 8, 0x7FFF_FFFF)?
+        } else {
+            self.count("an Array count", 4, 0x7FFF_FFFF)?
+        };
         self.enter(n, h.at)?;
         let mut access = SeqAccess::new(self, n);
-        let v = visitor.visit_seq(&mut access)?;
+        let v = if dict { visitor.visit_map(&mut access)? } else { visitor.visit_seq(&mut access)? };
         access.finish()?;
         self.leave();
         Ok(v)
     }
 
-    fn map<V: Visitor<'de>>(&mut self, h: Header, visitor: V) -> Result<V::Value> {
-        let n = self.count("a Dictionary count", 8, 0x7FFF_FFFF)?;
-        self.enter(n, h.at)?;
-        let mut access = SeqAccess::new(self, n);
-        let v = visitor.visit_map(&mut access)?;
-        access.finish()?;
-        self.leave();
-        Ok(v)
+    /// Whether a math value or pool array carries 64-bit reals (Godot 4 double builds).
+    fn wide(&self, h: Header) -> bool {
+        self.cfg.dialect == Dialect::Godot4 && h.is_64() && h.ty.has_reals()
     }
 
     /// A pool array; a byte array goes to `visit_bytes` unless asked for element by
     /// element (`Vec<u8>` without `serde_bytes` wants a sequence).
-    fn pool<V: Visitor<'de>>(&mut self, elem: PoolElem, visitor: V, seq_bytes: bool) -> Result<V::Value> {
+    fn pool<V: Visitor<'de>>(&mut self, h: Header, visitor: V, seq_bytes: bool) -> Result<V::Value> {
+        let mut elem = match h.ty.pool_elem() {
+            Some(e) => e,
+            None => return Err(self.invalid(h, "a pool array")),
+        };
         if elem == PoolElem::Byte && !seq_bytes {
             return self.pool_bytes(visitor);
         }
+        if let (true, PoolElem::Floats(n, t)) = (self.wide(h), elem) {
+            elem = PoolElem::Doubles(n, t);
+        }
         let n = self.count("a pool array count", elem.min_size(), u32::MAX)?;
+        let mut access = PoolSeq::new(self, elem, n);
+        let v = visitor.visit_seq(&mut access)?;
+        access.finish()?;
+        Ok(v)
+    }
+
+    /// Fixed-size payloads read as a sequence: math types, integer vectors.
+    fn fixed<V: Visitor<'de>>(&mut self, elem: PoolElem, n: usize, visitor: V) -> Result<V::Value> {
         let mut access = PoolSeq::new(self, elem, n);
         let v = visitor.visit_seq(&mut access)?;
         access.finish()?;
@@ -258,8 +307,11 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     }
 
     fn any<V: Visitor<'de>>(&mut self, h: Header, visitor: V, seq_bytes: bool) -> Result<V::Value> {
+        let g4 = self.cfg.dialect == Dialect::Godot4;
         match h.ty {
-            VariantType::Nil | VariantType::Rid => visitor.visit_unit(),
+            VariantType::Nil | VariantType::Callable => visitor.visit_unit(),
+            VariantType::Rid if g4 => visitor.visit_u64(self.u64("an RID")?),
+            VariantType::Rid => visitor.visit_unit(),
             VariantType::Bool => visitor.visit_bool(self.u32("a bool")? != 0),
             VariantType::Int => visitor.visit_i64(self.int(h)?),
             VariantType::Float => {
@@ -269,11 +321,13 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                     visitor.visit_f32(f32::from_bits(self.u32("a float")?))
                 }
             }
-            VariantType::String => self.visit_str(visitor),
+            VariantType::String | VariantType::StringName => self.visit_str(visitor),
             VariantType::NodePath => {
                 let path = access::read_node_path(self)?;
                 visitor.visit_string(path.to_string())
             }
+            // Godot 2 writes objects as the bare type: always null.
+            VariantType::Object if self.cfg.dialect == Dialect::Godot2 => visitor.visit_unit(),
             VariantType::Object => {
                 if h.is_64() {
                     match self.u64("an object id")? {
@@ -294,18 +348,43 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                     }
                 }
             }
-            VariantType::Dictionary => self.map(h, visitor),
-            VariantType::Array => self.seq(h, visitor),
+            VariantType::Dictionary | VariantType::Array => self.seq(h, visitor),
+            VariantType::Signal => {
+                let name = self.str()?.to_owned();
+                let id = self.u64("a Signal's object id")?;
+                visitor.visit_seq(access::Fields::signal(name, id))
+            }
+            VariantType::Image => {
+                let mut words = [0u32; 4];
+                for (w, what) in words.iter_mut().zip(["Image format", "Image mipmaps", "Image width", "Image height"]) {
+                    *w = self.u32(what)?;
+                }
+                if words[0] >= crate::types::IMAGE_FORMAT_MAX {
+                    return Err(Error::at(ErrorKind::InvalidLength { len: words[0].into(), what: "an Image format" }, h.at + 4));
+                }
+                let n = self.count("Image data length", 1, u32::MAX)?;
+                let data = self.bytes((n + 3) & !3, "Image data and padding")?[..n].to_vec();
+                visitor.visit_seq(access::Fields::image(words, data))
+            }
+            VariantType::InputEvent => {
+                let ty = self.u32("an InputEvent type")?;
+                let device = self.u32("an InputEvent device")?;
+                // The encoded total length is not trusted: the type says what follows.
+                self.u32("an InputEvent length")?;
+                let mut words = vec![ty, device];
+                for _ in 0..crate::types::InputEventKind::extra_words(ty) {
+                    words.push(self.u32("InputEvent fields")?);
+                }
+                visitor.visit_seq(de::value::SeqDeserializer::new(words.into_iter()))
+            }
             ty => {
                 if let Some(n) = ty.float_count() {
-                    let mut access = PoolSeq::new(self, PoolElem::Float32, n);
-                    let v = visitor.visit_seq(&mut access)?;
-                    access.finish()?;
-                    Ok(v)
-                } else if let Some(elem) = ty.pool_elem() {
-                    self.pool(elem, visitor, seq_bytes)
+                    let elem = if self.wide(h) { PoolElem::Float64 } else { PoolElem::Float32 };
+                    self.fixed(elem, n, visitor)
+                } else if let Some(n) = ty.int_count() {
+                    self.fixed(PoolElem::Int32, n, visitor)
                 } else {
-                    unreachable!("every Godot 3 type is handled above")
+                    self.pool(h, visitor, seq_bytes)
                 }
             }
         }
@@ -434,9 +513,16 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
             }
         } else {
             match marker::marker_type(name) {
-                Some(VariantType::Rid) if h.ty == VariantType::Rid => visitor.visit_u64(0),
+                Some(VariantType::Rid) if h.ty == VariantType::Rid => {
+                    let id = if self.cfg.dialect == Dialect::Godot4 { self.u64("an RID")? } else { 0 };
+                    visitor.visit_u64(id)
+                }
+                Some(VariantType::StringName) if matches!(h.ty, VariantType::StringName | VariantType::String) => {
+                    self.visit_str(visitor)
+                }
+                Some(VariantType::Callable) if h.ty == VariantType::Callable => visitor.visit_unit(),
                 Some(ty) if ty.pool_elem().is_some() => match h.ty {
-                    t if t == ty => self.pool(t.pool_elem().unwrap_or(PoolElem::Byte), visitor, false),
+                    t if t == ty => self.pool(h, visitor, false),
                     VariantType::Array => self.seq(h, visitor),
                     _ => Err(self.invalid(h, ty.name())),
                 },
@@ -465,7 +551,15 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         }
         let at = self.value_start();
         let h = self.header()?;
-        let result = if name == marker::OBJECT {
+        let result = if name == marker::TYPED_ARRAY || name == marker::TYPED_DICTIONARY {
+            let want = if name == marker::TYPED_ARRAY { VariantType::Array } else { VariantType::Dictionary };
+            if h.ty != want {
+                Err(self.invalid(h, want.name()))
+            } else {
+                let types = self.container_types(h)?;
+                visitor.visit_seq(access::TypedAccess::new(self, h, types))
+            }
+        } else if name == marker::OBJECT {
             if h.ty != VariantType::Object {
                 Err(self.invalid(h, "an Object"))
             } else if h.is_64() {
@@ -492,7 +586,14 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
                     let path = access::read_node_path(self)?;
                     visitor.visit_seq(access::NodePathAccess::new(path))
                 }
-                Some(ty) if ty.float_count().is_some() && h.ty == ty => self.any(h, visitor, false),
+                Some(ty)
+                    if h.ty == ty
+                        && (ty.float_count().is_some()
+                            || ty.int_count().is_some()
+                            || matches!(ty, VariantType::Signal | VariantType::Image | VariantType::InputEvent)) =>
+                {
+                    self.any(h, visitor, false)
+                }
                 Some(ty) => Err(self.invalid(h, ty.name())),
                 None => self.any(h, visitor, false),
             }
@@ -531,6 +632,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
                 visitor.visit_enum(de::value::U32Deserializer::new(i))
             }
             VariantType::Dictionary => {
+                self.container_types(h)?;
                 let n = self.count("a Dictionary count", 8, 0x7FFF_FFFF)?;
                 if n != 1 {
                     return Err(Error::at(

@@ -4,12 +4,12 @@ mod payload;
 
 use serde::ser::{self, Serialize};
 
-use crate::config::Config;
-use crate::dialect::{VariantType, FLAG_64};
+use crate::config::{Config, Precision};
+use crate::dialect::{Dialect, VariantType, FLAG_64};
 use crate::error::{Error, ErrorKind, Result};
 use crate::marker;
 
-use payload::{check_godot_str, put_str, Elem, ElemSerializer, FloatsCompound, PoolSerializer};
+use payload::{check_godot_str, put_str, Capture, Elem, ElemSerializer, FieldsCompound, Layout, PoolSerializer};
 
 /// Serializes values into Godot's binary Variant encoding.
 ///
@@ -28,6 +28,9 @@ pub struct Serializer<'a> {
     out: &'a mut Vec<u8>,
     cfg: Config,
     depth: usize,
+    /// A typed container wrote its own header: the next container of this type
+    /// writes only its count.
+    bare: Option<VariantType>,
 }
 
 impl<'a> Serializer<'a> {
@@ -38,7 +41,12 @@ impl<'a> Serializer<'a> {
 
     /// A serializer with the given settings appending to `out`.
     pub fn with_config(out: &'a mut Vec<u8>, cfg: Config) -> Self {
-        Serializer { out, cfg, depth: 0 }
+        Serializer {
+            out,
+            cfg,
+            depth: 0,
+            bare: None,
+        }
     }
 
     fn header(&mut self, ty: VariantType, flags: u32) -> Result<()> {
@@ -57,6 +65,8 @@ impl<'a> Serializer<'a> {
         if let Ok(small) = i32::try_from(v) {
             self.header(VariantType::Int, 0)?;
             self.out.extend_from_slice(&small.to_le_bytes());
+        } else if self.cfg.dialect == Dialect::Godot2 {
+            return Err(Error::new(ErrorKind::IntOutOfRange(v.into(), "a Godot 2 int (i32)")));
         } else {
             self.header(VariantType::Int, FLAG_64)?;
             self.out.extend_from_slice(&v.to_le_bytes());
@@ -76,7 +86,15 @@ impl<'a> Serializer<'a> {
     /// Starts a container: header plus a count placeholder, returning where the count is.
     fn open(&mut self, ty: VariantType) -> Result<usize> {
         self.depth += 1;
-        self.header(ty, 0)?;
+        match self.bare.take() {
+            None => self.header(ty, 0)?,
+            Some(t) if t == ty => {}
+            Some(t) => {
+                return Err(Error::new(ErrorKind::Unrepresentable(format!(
+                    "a typed {t} holding a {ty}"
+                ))))
+            }
+        }
         let at = self.out.len();
         put_u32(self.out, 0);
         Ok(at)
@@ -186,7 +204,13 @@ impl<'a, 'b> ser::Serializer for &'a mut Serializer<'b> {
 
     fn serialize_f64(self, v: f64) -> Result<()> {
         // Godot's rule, bit for bit: f32 iff `(double)(float)v == v`.
-        if f64::from(v as f32) == v {
+        let narrow = f64::from(v as f32) == v;
+        if !narrow && self.cfg.dialect == Dialect::Godot2 && !v.is_nan() {
+            return Err(Error::new(ErrorKind::Unrepresentable(format!(
+                "{v}: Godot 2 floats are 32-bit and it would change"
+            ))));
+        }
+        if narrow || self.cfg.dialect == Dialect::Godot2 {
             self.header(VariantType::Float, 0)?;
             self.out.extend_from_slice(&(v as f32).to_le_bytes());
         } else {
@@ -241,6 +265,9 @@ impl<'a, 'b> ser::Serializer for &'a mut Serializer<'b> {
             self.header(VariantType::Object, FLAG_64)?;
             return value.serialize(ElemSerializer::new(self.out, Elem::U64));
         }
+        if let Some(element) = name.strip_prefix(crate::types::typed::PREFIX) {
+            return self.typed_array(element.trim_end_matches(']'), value);
+        }
         value.serialize(self)
     }
 
@@ -267,21 +294,50 @@ impl<'a, 'b> ser::Serializer for &'a mut Serializer<'b> {
 
     fn serialize_tuple_struct(self, name: &'static str, len: usize) -> Result<TupleStruct<'a, 'b>> {
         if let Some(ty) = marker::marker_type(name) {
-            if let Some(n) = ty.float_count() {
+            let layout = if let Some(n) = ty.float_count() {
+                let wide = self.wide(ty)?;
+                self.header(ty, if wide { FLAG_64 } else { 0 })?;
+                Layout::Uniform(if wide { Elem::F64 } else { Elem::F32 }, n)
+            } else if let Some(n) = ty.int_count() {
                 self.header(ty, 0)?;
-                return Ok(TupleStruct::Floats(FloatsCompound::new(self.out, n, len)?));
-            }
-            if ty == VariantType::NodePath {
+                Layout::Uniform(Elem::I32, n)
+            } else {
+                match ty {
+                    VariantType::NodePath => {
+                        self.header(ty, 0)?;
+                        return Ok(TupleStruct::NodePath(payload::NodePathCompound::new(self.out)));
+                    }
+                    VariantType::Signal => Layout::Signal,
+                    VariantType::Image => Layout::Image,
+                    VariantType::InputEvent => Layout::InputEvent,
+                    _ => return Err(ser::Error::custom(format_args!("{ty} is not a tuple marker"))),
+                }
+            };
+            if !matches!(layout, Layout::Uniform(..)) {
                 self.header(ty, 0)?;
-                return Ok(TupleStruct::NodePath(payload::NodePathCompound::new(self.out)));
             }
+            return Ok(TupleStruct::Fields(FieldsCompound::new(self.out, layout, len)?));
         }
-        if name == marker::OBJECT {
-            self.depth += 1;
-            self.header(VariantType::Object, 0)?;
-            return Ok(TupleStruct::Object(self, 0));
+        match name {
+            marker::OBJECT => {
+                self.depth += 1;
+                self.header(VariantType::Object, 0)?;
+                Ok(TupleStruct::Object(self, 0))
+            }
+            marker::TYPED_ARRAY | marker::TYPED_DICTIONARY => {
+                if self.cfg.dialect != Dialect::Godot4 {
+                    return Err(Error::new(ErrorKind::Unrepresentable(format!(
+                        "typed containers need Godot 4, not {:?}",
+                        self.cfg.dialect
+                    ))));
+                }
+                let ty = if name == marker::TYPED_ARRAY { VariantType::Array } else { VariantType::Dictionary };
+                let at = self.out.len();
+                self.header(ty, 0)?;
+                Ok(TupleStruct::Typed(Typed { ser: self, at, ty, captured: Vec::new() }))
+            }
+            _ => Ok(TupleStruct::Array(self.serialize_seq(Some(len))?)),
         }
-        Ok(TupleStruct::Array(self.serialize_seq(Some(len))?))
     }
 
     fn serialize_tuple_variant(
@@ -323,24 +379,126 @@ impl<'a, 'b> ser::Serializer for &'a mut Serializer<'b> {
 }
 
 impl Serializer<'_> {
+    /// A sequence written as `Array[element]` (a `godot_bin::typed` module).
+    fn typed_array<T: ?Sized + Serialize>(&mut self, element: &str, value: &T) -> Result<()> {
+        let g4 = Dialect::Godot4;
+        let id = VariantType::all()
+            .iter()
+            .find(|t| t.name_in(g4) == element)
+            .and_then(|t| g4.id_of(*t))
+            .ok_or_else(|| <Error as ser::Error>::custom(format_args!("Array[{element}] has no Godot 4 type")))?;
+        if self.cfg.dialect != g4 {
+            return Err(Error::new(ErrorKind::Unrepresentable(format!(
+                "Array[{element}]: typed arrays need Godot 4, not {:?}",
+                self.cfg.dialect
+            ))));
+        }
+        self.header(VariantType::Array, 1 << 16)?;
+        put_u32(self.out, id);
+        self.bare = Some(VariantType::Array);
+        let r = value.serialize(&mut *self);
+        self.bare = None;
+        r
+    }
+
+    /// Whether math type `ty` is written with 64-bit reals.
+    fn wide(&self, ty: VariantType) -> Result<bool> {
+        if self.cfg.precision == Precision::Single || !ty.has_reals() {
+            return Ok(false);
+        }
+        if self.cfg.dialect != Dialect::Godot4 {
+            return Err(Error::new(ErrorKind::Unrepresentable(format!(
+                "double-precision {ty}: only Godot 4 engines encode it correctly"
+            ))));
+        }
+        Ok(true)
+    }
+
     fn marked_newtype<T: ?Sized + Serialize>(&mut self, ty: VariantType, value: &T) -> Result<()> {
-        if let Some(elem) = ty.pool_elem() {
-            self.header(ty, 0)?;
+        if let Some(mut elem) = ty.pool_elem() {
+            let wide = self.wide(ty)?;
+            if let (true, crate::dialect::PoolElem::Floats(n, t)) = (wide, elem) {
+                elem = crate::dialect::PoolElem::Doubles(n, t);
+            }
+            self.header(ty, if wide { FLAG_64 } else { 0 })?;
             return value.serialize(PoolSerializer::new(self.out, elem));
         }
         match ty {
-            // Godot 3 RIDs carry nothing on the wire, so only the empty one is exact.
             VariantType::Rid => {
-                let id = value.serialize(payload::U64Capture)?;
-                if id != 0 {
+                let id = value.serialize(Capture)?.int()?;
+                self.header(ty, 0)?;
+                if self.cfg.dialect == Dialect::Godot4 {
+                    self.out.extend_from_slice(&id.to_le_bytes());
+                } else if id != 0 {
+                    // Godot 2 and 3 send RIDs without their id.
                     return Err(Error::new(ErrorKind::Unrepresentable(format!(
-                        "RID {id}: Godot 3 writes RIDs without their id"
+                        "RID {id}: {:?} writes RIDs without their id",
+                        self.cfg.dialect
                     ))));
                 }
-                self.header(ty, 0)
+                Ok(())
             }
+            VariantType::StringName => {
+                self.header(ty, 0)?;
+                value.serialize(ElemSerializer::new(self.out, Elem::Str))
+            }
+            VariantType::Callable => self.header(ty, 0),
             _ => value.serialize(self),
         }
+    }
+}
+
+/// A typed Array or Dictionary (Godot 4.3+ / 4.4+): the element type fields come
+/// first, then the container itself.
+pub struct Typed<'a, 'b> {
+    ser: &'a mut Serializer<'b>,
+    /// Where the header is.
+    at: usize,
+    ty: VariantType,
+    captured: Vec<payload::Captured>,
+}
+
+impl Typed<'_, '_> {
+    /// Fields: (kind, type tag, class or script name) for the element, or for the key
+    /// and then the value; the container comes last.
+    fn field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        let types = if self.ty == VariantType::Array { 1 } else { 2 };
+        if self.captured.len() < 3 * types {
+            self.captured.push(value.serialize(Capture)?);
+            return Ok(());
+        }
+        let mut flags = 0;
+        let mut info = Vec::new();
+        let mut captured = std::mem::take(&mut self.captured).into_iter();
+        for shift in [16, 18].into_iter().take(types) {
+            let (kind, tag, name) = (
+                captured.next().map_or(Ok(0), |c| c.int())?,
+                captured.next().map_or(Ok(0), |c| c.int())?,
+                captured.next().map_or(Ok(String::new()), |c| c.string())?,
+            );
+            flags |= (kind as u32 & 3) << shift;
+            match kind {
+                0 => {}
+                1 => {
+                    let ty = VariantType::from_tag(tag as u32)
+                        .and_then(|t| self.ser.cfg.dialect.id_of(t))
+                        .ok_or_else(|| <Error as ser::Error>::custom(format_args!("element type tag {tag} is not a Godot 4 type")))?;
+                    put_u32(&mut info, ty);
+                }
+                2 | 3 => {
+                    check_godot_str(&name)?;
+                    put_str(&mut info, &name);
+                }
+                k => return Err(<Error as ser::Error>::custom(format_args!("container kind {k} does not exist"))),
+            }
+        }
+        let header = u32::from_le_bytes(self.ser.out[self.at..self.at + 4].try_into().unwrap_or_default());
+        self.ser.out[self.at..self.at + 4].copy_from_slice(&(header | flags).to_le_bytes());
+        self.ser.out.extend_from_slice(&info);
+        self.ser.bare = Some(self.ty);
+        let r = value.serialize(&mut *self.ser);
+        self.ser.bare = None;
+        r
     }
 }
 
@@ -456,7 +614,9 @@ pub enum TupleStruct<'a, 'b> {
     #[doc(hidden)]
     Array(Compound<'a, 'b>),
     #[doc(hidden)]
-    Floats(FloatsCompound<'a>),
+    Fields(FieldsCompound<'a>),
+    #[doc(hidden)]
+    Typed(Typed<'a, 'b>),
     #[doc(hidden)]
     NodePath(payload::NodePathCompound<'a>),
     /// Object: field 0 is the class name, field 1 the property map.
@@ -471,7 +631,8 @@ impl ser::SerializeTupleStruct for TupleStruct<'_, '_> {
     fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         match self {
             TupleStruct::Array(c) => c.element(value),
-            TupleStruct::Floats(c) => c.field(value),
+            TupleStruct::Fields(c) => c.field(value),
+            TupleStruct::Typed(t) => t.field(value),
             TupleStruct::NodePath(c) => c.field(value),
             TupleStruct::Object(ser, field) => {
                 *field += 1;
@@ -487,7 +648,13 @@ impl ser::SerializeTupleStruct for TupleStruct<'_, '_> {
     fn end(self) -> Result<()> {
         match self {
             TupleStruct::Array(c) => c.finish(),
-            TupleStruct::Floats(c) => c.finish(),
+            TupleStruct::Fields(c) => c.finish(),
+            TupleStruct::Typed(t) => {
+                if !t.captured.is_empty() || t.ser.bare.is_some() {
+                    return Err(ser::Error::custom("a typed container marker needs its element type and items"));
+                }
+                Ok(())
+            }
             TupleStruct::NodePath(c) => c.finish(),
             TupleStruct::Object(ser, field) => {
                 if field != 2 {

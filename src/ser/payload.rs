@@ -63,15 +63,20 @@ fn wrong(expected: &'static str, found: &str) -> Error {
 #[derive(Clone, Copy)]
 pub(crate) enum Elem {
     F32,
+    F64,
     I32,
+    I64,
+    U32,
     U8,
+    U64,
     /// A plain Godot string.
     Str,
     /// A PoolStringArray element (counted with its NUL).
     PoolStr,
-    U64,
-    /// A math value of n floats.
-    Floats(usize),
+    /// Count, bytes, padding.
+    Bytes,
+    /// A math value of n reals, 32 or 64 bits each.
+    Reals(usize, bool),
     /// A `u32` (or `bool`) written over the placeholder at this offset.
     Patch(usize),
 }
@@ -81,9 +86,12 @@ impl From<PoolElem> for Elem {
         match e {
             PoolElem::Byte => Elem::U8,
             PoolElem::Int32 => Elem::I32,
+            PoolElem::Int64 => Elem::I64,
             PoolElem::Float32 => Elem::F32,
+            PoolElem::Float64 => Elem::F64,
             PoolElem::String => Elem::PoolStr,
-            PoolElem::Floats(n, _) => Elem::Floats(n),
+            PoolElem::Floats(n, _) => Elem::Reals(n, false),
+            PoolElem::Doubles(n, _) => Elem::Reals(n, true),
         }
     }
 }
@@ -91,12 +99,15 @@ impl From<PoolElem> for Elem {
 impl Elem {
     fn name(self) -> &'static str {
         match self {
-            Elem::F32 => "a float",
+            Elem::F32 | Elem::F64 => "a float",
             Elem::I32 => "an int32",
+            Elem::I64 => "an int64",
+            Elem::U32 => "a u32",
             Elem::U8 => "a byte",
-            Elem::Str | Elem::PoolStr => "a string",
             Elem::U64 => "a 64-bit id",
-            Elem::Floats(_) => "a math value (tuple of floats)",
+            Elem::Str | Elem::PoolStr => "a string",
+            Elem::Bytes => "bytes",
+            Elem::Reals(..) => "a math value (tuple of floats)",
             Elem::Patch(_) => "a flag word",
         }
     }
@@ -108,6 +119,10 @@ pub(crate) struct ElemSerializer<'a> {
     elem: Elem,
 }
 
+fn range_err(v: i128, what: &'static str) -> Error {
+    Error::new(ErrorKind::IntOutOfRange(v, what))
+}
+
 impl<'a> ElemSerializer<'a> {
     pub(crate) fn new(out: &'a mut Vec<u8>, elem: Elem) -> Self {
         ElemSerializer { out, elem }
@@ -116,22 +131,29 @@ impl<'a> ElemSerializer<'a> {
     fn int(self, v: i128) -> Result<()> {
         match self.elem {
             Elem::I32 => {
-                let v = i32::try_from(v).map_err(|_| ErrorKind::IntOutOfRange(v, "a PoolIntArray element (i32)"))?;
+                let v = i32::try_from(v).map_err(|_| range_err(v, "an int32 (PoolIntArray element, integer vector)"))?;
+                self.out.extend_from_slice(&v.to_le_bytes());
+            }
+            Elem::I64 => {
+                let v = i64::try_from(v).map_err(|_| range_err(v, "an int64"))?;
+                self.out.extend_from_slice(&v.to_le_bytes());
+            }
+            Elem::U32 => {
+                let v = u32::try_from(v).map_err(|_| range_err(v, "a u32"))?;
                 self.out.extend_from_slice(&v.to_le_bytes());
             }
             Elem::U8 => {
-                let v = u8::try_from(v).map_err(|_| ErrorKind::IntOutOfRange(v, "a PoolByteArray element (u8)"))?;
+                let v = u8::try_from(v).map_err(|_| range_err(v, "a PoolByteArray element (u8)"))?;
                 self.out.push(v);
             }
             Elem::U64 => {
-                let v = u64::try_from(v).map_err(|_| ErrorKind::IntOutOfRange(v, "an object id (u64)"))?;
+                let v = u64::try_from(v).map_err(|_| range_err(v, "an id (u64)"))?;
                 self.out.extend_from_slice(&v.to_le_bytes());
             }
             Elem::Patch(at) => {
-                let v = u32::try_from(v).map_err(|_| ErrorKind::IntOutOfRange(v, "a flag word (u32)"))?;
+                let v = u32::try_from(v).map_err(|_| range_err(v, "a flag word (u32)"))?;
                 self.out[at..at + 4].copy_from_slice(&v.to_le_bytes());
             }
-            Elem::F32 => self.float(v as f64)?,
             e => return Err(wrong(e.name(), "an integer")),
         }
         Ok(())
@@ -149,15 +171,27 @@ impl<'a> ElemSerializer<'a> {
                 self.out.extend_from_slice(&f.to_le_bytes());
                 Ok(())
             }
+            Elem::F64 => {
+                self.out.extend_from_slice(&v.to_le_bytes());
+                Ok(())
+            }
             e => Err(wrong(e.name(), "a float")),
         }
     }
 
-    fn floats(self, len: usize) -> Result<FloatsCompound<'a>> {
+    fn reals(self, len: usize) -> Result<FieldsCompound<'a>> {
         match self.elem {
-            Elem::Floats(n) => FloatsCompound::new(self.out, n, len),
+            Elem::Reals(n, wide) => FieldsCompound::new(self.out, Layout::Uniform(real(wide), n), len),
             e => Err(wrong(e.name(), "a sequence")),
         }
+    }
+}
+
+fn real(wide: bool) -> Elem {
+    if wide {
+        Elem::F64
+    } else {
+        Elem::F32
     }
 }
 
@@ -170,9 +204,9 @@ macro_rules! ints {
 impl<'a> ser::Serializer for ElemSerializer<'a> {
     type Ok = ();
     type Error = Error;
-    type SerializeSeq = FloatsCompound<'a>;
-    type SerializeTuple = FloatsCompound<'a>;
-    type SerializeTupleStruct = FloatsCompound<'a>;
+    type SerializeSeq = FieldsCompound<'a>;
+    type SerializeTuple = FieldsCompound<'a>;
+    type SerializeTupleStruct = FieldsCompound<'a>;
     type SerializeTupleVariant = Impossible<(), Error>;
     type SerializeMap = Impossible<(), Error>;
     type SerializeStruct = Impossible<(), Error>;
@@ -216,8 +250,11 @@ impl<'a> ser::Serializer for ElemSerializer<'a> {
         // the output on error.
         check_godot_str(v)
     }
-    fn serialize_bytes(self, _v: &[u8]) -> Result<()> {
-        Err(wrong(self.elem.name(), "bytes"))
+    fn serialize_bytes(self, v: &[u8]) -> Result<()> {
+        match self.elem {
+            Elem::Bytes => put_bytes(self.out, v),
+            e => Err(wrong(e.name(), "bytes")),
+        }
     }
     fn serialize_none(self) -> Result<()> {
         Err(wrong(self.elem.name(), "None"))
@@ -246,18 +283,18 @@ impl<'a> ser::Serializer for ElemSerializer<'a> {
     ) -> Result<()> {
         Err(wrong(self.elem.name(), "an enum"))
     }
-    fn serialize_seq(self, len: Option<usize>) -> Result<FloatsCompound<'a>> {
+    fn serialize_seq(self, len: Option<usize>) -> Result<FieldsCompound<'a>> {
         let n = match self.elem {
-            Elem::Floats(n) => n,
+            Elem::Reals(n, _) => n,
             _ => 0,
         };
-        self.floats(len.unwrap_or(n))
+        self.reals(len.unwrap_or(n))
     }
-    fn serialize_tuple(self, len: usize) -> Result<FloatsCompound<'a>> {
-        self.floats(len)
+    fn serialize_tuple(self, len: usize) -> Result<FieldsCompound<'a>> {
+        self.reals(len)
     }
-    fn serialize_tuple_struct(self, _n: &'static str, len: usize) -> Result<FloatsCompound<'a>> {
-        self.floats(len)
+    fn serialize_tuple_struct(self, _n: &'static str, len: usize) -> Result<FieldsCompound<'a>> {
+        self.reals(len)
     }
     fn serialize_tuple_variant(
         self,
@@ -285,40 +322,80 @@ impl<'a> ser::Serializer for ElemSerializer<'a> {
     }
 }
 
-/// The n floats of a math type.
-pub struct FloatsCompound<'a> {
-    out: &'a mut Vec<u8>,
-    left: usize,
+/// The field kinds of a fixed-layout payload.
+#[derive(Clone, Copy)]
+pub(crate) enum Layout {
+    /// n fields of one kind (math types, integer vectors).
+    Uniform(Elem, usize),
+    /// Signal: name, object id.
+    Signal,
+    /// Image: format, mipmaps, width, height, data.
+    Image,
+    /// InputEvent: type, device, then (after the total length word) extra words.
+    InputEvent,
 }
 
-impl<'a> FloatsCompound<'a> {
-    pub(crate) fn new(out: &'a mut Vec<u8>, n: usize, len: usize) -> Result<Self> {
-        if len != n {
-            return Err(wrong("a fixed number of floats", "a sequence of another length"));
+impl Layout {
+    fn elem(self, i: usize) -> Elem {
+        match self {
+            Layout::Uniform(e, _) => e,
+            Layout::Signal => [Elem::Str, Elem::U64][i.min(1)],
+            Layout::Image if i < 4 => Elem::U32,
+            Layout::Image => Elem::Bytes,
+            Layout::InputEvent => Elem::U32,
         }
-        out.reserve(4 * n);
-        Ok(FloatsCompound { out, left: n })
+    }
+
+    fn accepts(self, len: usize) -> bool {
+        match self {
+            Layout::Uniform(_, n) => len == n,
+            Layout::Signal => len == 2,
+            Layout::Image => len == 5,
+            Layout::InputEvent => (2..=4).contains(&len),
+        }
+    }
+}
+
+/// The fields of a fixed-layout payload.
+pub struct FieldsCompound<'a> {
+    out: &'a mut Vec<u8>,
+    layout: Layout,
+    index: usize,
+    len: usize,
+}
+
+impl<'a> FieldsCompound<'a> {
+    pub(crate) fn new(out: &'a mut Vec<u8>, layout: Layout, len: usize) -> Result<Self> {
+        if !layout.accepts(len) {
+            return Err(wrong("a fixed number of fields", "a sequence of another length"));
+        }
+        Ok(FieldsCompound { out, layout, index: 0, len })
     }
 
     pub(crate) fn field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        if self.left == 0 {
-            return Err(wrong("a fixed number of floats", "too many fields"));
+        if self.index == self.len {
+            return Err(wrong("a fixed number of fields", "too many fields"));
         }
-        self.left -= 1;
-        value.serialize(ElemSerializer::new(self.out, Elem::F32))
+        value.serialize(ElemSerializer::new(self.out, self.layout.elem(self.index)))?;
+        self.index += 1;
+        if matches!(self.layout, Layout::InputEvent) && self.index == 2 {
+            // The base is 12 bytes (type, device, this word); extra words follow.
+            put_u32(self.out, 12 + 4 * (self.len as u32 - 2));
+        }
+        Ok(())
     }
 
     pub(crate) fn finish(self) -> Result<()> {
-        if self.left != 0 {
-            return Err(wrong("a fixed number of floats", "too few fields"));
+        if self.index != self.len {
+            return Err(wrong("a fixed number of fields", "too few fields"));
         }
         Ok(())
     }
 }
 
-macro_rules! floats_compound {
+macro_rules! fields_compound {
     ($($tr:ident :: $m:ident),*) => {
-        $(impl ser::$tr for FloatsCompound<'_> {
+        $(impl ser::$tr for FieldsCompound<'_> {
             type Ok = ();
             type Error = Error;
             fn $m<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
@@ -330,7 +407,7 @@ macro_rules! floats_compound {
         })*
     };
 }
-floats_compound!(SerializeSeq::serialize_element, SerializeTuple::serialize_element, SerializeTupleStruct::serialize_field);
+fields_compound!(SerializeSeq::serialize_element, SerializeTuple::serialize_element, SerializeTupleStruct::serialize_field);
 
 /// The payload of a pool array marker: a sequence (or bytes) of elements.
 pub(crate) struct PoolSerializer<'a> {
@@ -725,35 +802,66 @@ impl<'s, 'b> ser::Serializer for PropsSerializer<'s, 'b> {
     }
 }
 
-/// Takes the `u64` out of an RID marker.
-pub(crate) struct U64Capture;
+/// A scalar taken out of a marker's field (ids, type tags, names).
+pub(crate) enum Captured {
+    Int(u64),
+    Str(String),
+}
 
-impl ser::Serializer for U64Capture {
-    type Ok = u64;
-    type Error = Error;
-    type SerializeSeq = Impossible<u64, Error>;
-    type SerializeTuple = Impossible<u64, Error>;
-    type SerializeTupleStruct = Impossible<u64, Error>;
-    type SerializeTupleVariant = Impossible<u64, Error>;
-    type SerializeMap = Impossible<u64, Error>;
-    type SerializeStruct = Impossible<u64, Error>;
-    type SerializeStructVariant = Impossible<u64, Error>;
-
-    fn serialize_u64(self, v: u64) -> Result<u64> {
-        Ok(v)
+impl Captured {
+    pub(crate) fn int(self) -> Result<u64> {
+        match self {
+            Captured::Int(v) => Ok(v),
+            Captured::Str(_) => Err(wrong("an integer", "a string")),
+        }
     }
 
-    reject!("not a u64"; serialize_bool(v: bool), serialize_i8(v: i8), serialize_i16(v: i16),
-        serialize_i32(v: i32), serialize_i64(v: i64), serialize_u8(v: u8), serialize_u16(v: u16),
-        serialize_u32(v: u32), serialize_f32(v: f32), serialize_f64(v: f64),
-        serialize_char(v: char), serialize_str(v: &str), serialize_bytes(v: &[u8]),
+    pub(crate) fn string(self) -> Result<String> {
+        match self {
+            Captured::Str(v) => Ok(v),
+            Captured::Int(_) => Err(wrong("a string", "an integer")),
+        }
+    }
+}
+
+/// Takes the scalar out of a marker's field.
+pub(crate) struct Capture;
+
+macro_rules! capture_ints {
+    ($($m:ident: $t:ty),*) => {
+        $(fn $m(self, v: $t) -> Result<Captured> {
+            u64::try_from(v).map(Captured::Int).map_err(|_| range_err(v as i128, "an id"))
+        })*
+    };
+}
+
+impl ser::Serializer for Capture {
+    type Ok = Captured;
+    type Error = Error;
+    type SerializeSeq = Impossible<Captured, Error>;
+    type SerializeTuple = Impossible<Captured, Error>;
+    type SerializeTupleStruct = Impossible<Captured, Error>;
+    type SerializeTupleVariant = Impossible<Captured, Error>;
+    type SerializeMap = Impossible<Captured, Error>;
+    type SerializeStruct = Impossible<Captured, Error>;
+    type SerializeStructVariant = Impossible<Captured, Error>;
+
+    capture_ints!(serialize_i8: i8, serialize_i16: i16, serialize_i32: i32, serialize_i64: i64,
+        serialize_u8: u8, serialize_u16: u16, serialize_u32: u32, serialize_u64: u64);
+
+    fn serialize_str(self, v: &str) -> Result<Captured> {
+        Ok(Captured::Str(v.to_owned()))
+    }
+
+    reject!("not an id or a name"; serialize_bool(v: bool), serialize_f32(v: f32), serialize_f64(v: f64),
+        serialize_char(v: char), serialize_bytes(v: &[u8]),
         serialize_none(), serialize_unit(), serialize_unit_struct(n: &'static str),
         serialize_unit_variant(n: &'static str, i: u32, v: &'static str));
 
-    fn serialize_some<T: ?Sized + Serialize>(self, _v: &T) -> Result<u64> {
+    fn serialize_some<T: ?Sized + Serialize>(self, _v: &T) -> Result<Captured> {
         Err(self.bad("Some"))
     }
-    fn serialize_newtype_struct<T: ?Sized + Serialize>(self, _n: &'static str, v: &T) -> Result<u64> {
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(self, _n: &'static str, v: &T) -> Result<Captured> {
         v.serialize(self)
     }
     fn serialize_newtype_variant<T: ?Sized + Serialize>(
@@ -762,16 +870,16 @@ impl ser::Serializer for U64Capture {
         _i: u32,
         _v: &'static str,
         _value: &T,
-    ) -> Result<u64> {
+    ) -> Result<Captured> {
         Err(self.bad("an enum"))
     }
-    fn serialize_seq(self, _len: Option<usize>) -> Result<Impossible<u64, Error>> {
+    fn serialize_seq(self, _len: Option<usize>) -> Result<Impossible<Captured, Error>> {
         Err(self.bad("a sequence"))
     }
-    fn serialize_tuple(self, _len: usize) -> Result<Impossible<u64, Error>> {
+    fn serialize_tuple(self, _len: usize) -> Result<Impossible<Captured, Error>> {
         Err(self.bad("a tuple"))
     }
-    fn serialize_tuple_struct(self, _n: &'static str, _l: usize) -> Result<Impossible<u64, Error>> {
+    fn serialize_tuple_struct(self, _n: &'static str, _l: usize) -> Result<Impossible<Captured, Error>> {
         Err(self.bad("a tuple struct"))
     }
     fn serialize_tuple_variant(
@@ -780,13 +888,13 @@ impl ser::Serializer for U64Capture {
         _i: u32,
         _v: &'static str,
         _l: usize,
-    ) -> Result<Impossible<u64, Error>> {
+    ) -> Result<Impossible<Captured, Error>> {
         Err(self.bad("an enum"))
     }
-    fn serialize_map(self, _l: Option<usize>) -> Result<Impossible<u64, Error>> {
+    fn serialize_map(self, _l: Option<usize>) -> Result<Impossible<Captured, Error>> {
         Err(self.bad("a map"))
     }
-    fn serialize_struct(self, _n: &'static str, _l: usize) -> Result<Impossible<u64, Error>> {
+    fn serialize_struct(self, _n: &'static str, _l: usize) -> Result<Impossible<Captured, Error>> {
         Err(self.bad("a struct"))
     }
     fn serialize_struct_variant(
@@ -795,13 +903,13 @@ impl ser::Serializer for U64Capture {
         _i: u32,
         _v: &'static str,
         _l: usize,
-    ) -> Result<Impossible<u64, Error>> {
+    ) -> Result<Impossible<Captured, Error>> {
         Err(self.bad("an enum"))
     }
 }
 
-impl U64Capture {
+impl Capture {
     fn bad(&self, found: &str) -> Error {
-        wrong("an RID id (u64)", found)
+        wrong("an id or a name", found)
     }
 }

@@ -4,10 +4,9 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use serde::de::{self, Deserialize, Deserializer, SeqAccess, Visitor};
-use serde::ser::{Serialize, SerializeTupleStruct, Serializer};
+use serde::de::{self, Deserializer, SeqAccess, Visitor};
+use serde::ser::{SerializeTupleStruct, Serializer};
 
-use crate::marker::marker;
 
 /// A math type with a fixed number of `f32` on the wire, in wire order.
 pub(crate) trait Floats: Sized {
@@ -17,14 +16,15 @@ pub(crate) trait Floats: Sized {
     fn write(&self, out: &mut [f32]);
     fn read(v: &[f32]) -> Self;
 
-    fn floats(&self) -> Vec<f32> {
-        let mut v = vec![0.0; Self::N];
-        self.write(&mut v);
-        v
+    /// The wire floats (the first `N` of 16).
+    fn floats(&self) -> impl Iterator<Item = f32> {
+        let mut v = [0.0; 16];
+        self.write(&mut v[..Self::N]);
+        v.into_iter().take(Self::N)
     }
 }
 
-fn ser_floats<T: Floats, S: Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
+pub(crate) fn ser_floats<T: Floats, S: Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
     let mut buf = [0f32; 16];
     v.write(&mut buf[..T::N]);
     let mut t = s.serialize_tuple_struct(T::MARKER, T::N)?;
@@ -57,15 +57,15 @@ impl<'de, T: Floats> Visitor<'de> for FloatsVisitor<T> {
     }
 }
 
-fn de_floats<'de, T: Floats, D: Deserializer<'de>>(d: D) -> Result<T, D::Error> {
+pub(crate) fn de_floats<'de, T: Floats, D: Deserializer<'de>>(d: D) -> Result<T, D::Error> {
     d.deserialize_tuple_struct(T::MARKER, T::N, FloatsVisitor(PhantomData))
 }
 
 macro_rules! math_type {
     ($ty:ident, $name:literal, $n:literal, |$s:ident, $o:ident| $write:block, |$v:ident| $read:expr) => {
-        impl Floats for $ty {
+        impl $crate::types::math::Floats for $ty {
             const N: usize = $n;
-            const MARKER: &'static str = marker!($name);
+            const MARKER: &'static str = $crate::marker::marker!($name);
             const NAME: &'static str = $name;
             fn write(&self, $o: &mut [f32]) {
                 let $s = self;
@@ -76,19 +76,20 @@ macro_rules! math_type {
             }
         }
 
-        impl Serialize for $ty {
-            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                ser_floats(self, s)
+        impl serde::Serialize for $ty {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                $crate::types::math::ser_floats(self, s)
             }
         }
 
-        impl<'de> Deserialize<'de> for $ty {
-            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                de_floats(d)
+        impl<'de> serde::Deserialize<'de> for $ty {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                $crate::types::math::de_floats(d)
             }
         }
     };
 }
+pub(crate) use math_type;
 
 /// `Vector2(x, y)`.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]

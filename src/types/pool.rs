@@ -25,7 +25,7 @@ use serde::de::value::SeqAccessDeserializer;
 use serde::de::{Deserialize, Deserializer, SeqAccess, Visitor};
 use serde::ser::{Serialize, Serializer};
 
-use super::{Color, Vector2, Vector3};
+use super::{Color, Vector2, Vector3, Vector4};
 
 /// Passes a pool array's elements to `T`'s own `Deserialize`.
 struct Pass<T>(PhantomData<T>);
@@ -48,6 +48,7 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for Pass<T> {
 
 macro_rules! pool_module {
     ($module:ident, $godot:literal, $elem:ty, $doc:literal) => {
+        // $elem documents the element type at the call site.
         #[doc = $doc]
         pub mod $module {
             use super::*;
@@ -73,6 +74,13 @@ pool_module!(string, "PoolStringArray", String, "`PoolStringArray` (`PackedStrin
 pool_module!(vector2, "PoolVector2Array", Vector2, "`PoolVector2Array`: `#[serde(with = \"godot_bin::pool::vector2\")]` on a `Vec<Vector2>`.");
 pool_module!(vector3, "PoolVector3Array", Vector3, "`PoolVector3Array`: `#[serde(with = \"godot_bin::pool::vector3\")]` on a `Vec<Vector3>`.");
 pool_module!(color, "PoolColorArray", Color, "`PoolColorArray`: `#[serde(with = \"godot_bin::pool::color\")]` on a `Vec<Color>`.");
+
+pool_module!(int64, "PackedInt64Array", i64, "`PackedInt64Array` (Godot 4): `#[serde(with = \"godot_bin::pool::int64\")]` on a `Vec<i64>`.");
+pool_module!(float64, "PackedFloat64Array", f64, "`PackedFloat64Array` (Godot 4): `#[serde(with = \"godot_bin::pool::float64\")]` on a `Vec<f64>`.");
+pool_module!(vector4, "PackedVector4Array", Vector4, "`PackedVector4Array` (Godot 4.3+): `#[serde(with = \"godot_bin::pool::vector4\")]` on a `Vec<Vector4>`.");
+
+/// Godot 4 names for the same modules.
+pub use self::{byte as packed_byte, color as packed_color, int as int32, real as float32, string as packed_string};
 
 /// `PoolByteArray` (`PackedByteArray`): `#[serde(with = "godot_bin::pool::byte")]` on a
 /// `Vec<u8>`, `&[u8]` (zero-copy) or `serde_bytes::ByteBuf`. The same as `serde_bytes`.
@@ -132,3 +140,6 @@ pool_newtype!(PoolStringArray, string, String, "`PoolStringArray` (Godot 4: `Pac
 pool_newtype!(PoolVector2Array, vector2, Vector2, "`PoolVector2Array` (Godot 4: `PackedVector2Array`).");
 pool_newtype!(PoolVector3Array, vector3, Vector3, "`PoolVector3Array` (Godot 4: `PackedVector3Array`).");
 pool_newtype!(PoolColorArray, color, Color, "`PoolColorArray` (Godot 4: `PackedColorArray`).");
+pool_newtype!(PackedInt64Array, int64, i64, "`PackedInt64Array` (Godot 4).");
+pool_newtype!(PackedFloat64Array, float64, f64, "`PackedFloat64Array` (Godot 4).");
+pool_newtype!(PackedVector4Array, vector4, Vector4, "`PackedVector4Array` (Godot 4.3+).");

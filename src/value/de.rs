@@ -9,6 +9,7 @@ use std::fmt;
 use serde::de::{self, Deserialize, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor};
 
 use super::object::ObjectValue;
+use super::typed::{ArrayValue, DictionaryValue};
 use super::{Dictionary, Variant};
 use crate::dialect::VariantType;
 use crate::marker;
@@ -25,9 +26,7 @@ impl<'de> Visitor<'de> for VariantVisitor {
 
     fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Variant, A::Error> {
         let (tag, v): (u32, _) = data.variant()?;
-        let ty = VariantType::all()
-            .get(tag as usize)
-            .copied()
+        let ty = VariantType::from_tag(tag)
             .ok_or_else(|| de::Error::custom(format_args!("unknown Variant type tag {tag}")))?;
         Ok(match ty {
             VariantType::Nil => {
@@ -51,8 +50,8 @@ impl<'de> Visitor<'de> for VariantVisitor {
             VariantType::NodePath => Variant::NodePath(v.newtype_variant()?),
             VariantType::Rid => Variant::Rid(v.newtype_variant()?),
             VariantType::Object => v.newtype_variant::<ObjectValue>()?.0,
-            VariantType::Dictionary => Variant::Dictionary(v.newtype_variant()?),
-            VariantType::Array => Variant::Array(v.newtype_variant()?),
+            VariantType::Dictionary => v.newtype_variant::<DictionaryValue>()?.0,
+            VariantType::Array => v.newtype_variant::<ArrayValue>()?.0,
             VariantType::PoolByteArray => Variant::PoolByteArray(v.newtype_variant()?),
             VariantType::PoolIntArray => Variant::PoolIntArray(v.newtype_variant()?),
             VariantType::PoolRealArray => Variant::PoolRealArray(v.newtype_variant()?),
@@ -60,6 +59,20 @@ impl<'de> Visitor<'de> for VariantVisitor {
             VariantType::PoolVector2Array => Variant::PoolVector2Array(v.newtype_variant()?),
             VariantType::PoolVector3Array => Variant::PoolVector3Array(v.newtype_variant()?),
             VariantType::PoolColorArray => Variant::PoolColorArray(v.newtype_variant()?),
+            VariantType::Vector2i => Variant::Vector2i(v.newtype_variant()?),
+            VariantType::Rect2i => Variant::Rect2i(v.newtype_variant()?),
+            VariantType::Vector3i => Variant::Vector3i(v.newtype_variant()?),
+            VariantType::Vector4 => Variant::Vector4(v.newtype_variant()?),
+            VariantType::Vector4i => Variant::Vector4i(v.newtype_variant()?),
+            VariantType::Projection => Variant::Projection(v.newtype_variant()?),
+            VariantType::StringName => Variant::StringName(v.newtype_variant()?),
+            VariantType::Callable => Variant::Callable(v.newtype_variant()?),
+            VariantType::Signal => Variant::Signal(v.newtype_variant()?),
+            VariantType::PackedInt64Array => Variant::PackedInt64Array(v.newtype_variant()?),
+            VariantType::PackedFloat64Array => Variant::PackedFloat64Array(v.newtype_variant()?),
+            VariantType::PackedVector4Array => Variant::PackedVector4Array(v.newtype_variant()?),
+            VariantType::Image => Variant::Image(v.newtype_variant()?),
+            VariantType::InputEvent => Variant::InputEvent(v.newtype_variant()?),
         })
     }
 

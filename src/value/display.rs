@@ -4,8 +4,9 @@
 use std::cmp::Ordering;
 use std::fmt::{self, Write};
 
-use super::{Dictionary, Variant};
-use crate::types::Floats;
+use super::{ContainerType, Dictionary, Variant};
+use crate::dialect::{Dialect, VariantType};
+use crate::types::{Floats, Ints};
 
 /// C's `%lg`: six significant digits, exponent form below 1e-4 and from 1e6.
 fn fmt_g(v: f64) -> String {
@@ -48,14 +49,76 @@ fn rtosfix(v: f32) -> String {
     }
 }
 
-/// A `float` Variant: narrowed to `real_t` (f32), `.0` added to plain integers (and,
-/// as the engine does, to `-inf`).
-fn float_text(v: f64) -> String {
-    let s = rtosfix(v as f32);
-    if s == "inf" || s == "nan" || s.contains('.') || s.contains('e') {
+/// Godot 4's number text (`String::num_scientific`, a Grisu-style shortest form laid
+/// out like nlohmann::json): fixed from 1e-4 up to 1e15, exponent form outside.
+/// `sci` is Rust's shortest round-trip form, e.g. "-1.2345e17".
+fn shortest(sci: &str) -> String {
+    let (neg, sci) = match sci.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, sci),
+    };
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((sci, "0"));
+    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    let k = digits.len() as i32;
+    let n = exp.parse::<i32>().unwrap_or(0) + 1;
+    let body = if k <= n && n <= 15 {
+        format!("{digits}{}", "0".repeat((n - k) as usize))
+    } else if 0 < n && n <= 15 {
+        format!("{}.{}", &digits[..n as usize], &digits[n as usize..])
+    } else if -4 < n && n <= 0 {
+        format!("0.{}{digits}", "0".repeat((-n) as usize))
+    } else {
+        let e = n - 1;
+        let sign = if e < 0 { '-' } else { '+' };
+        let m = if k == 1 {
+            digits
+        } else {
+            format!("{}.{}", &digits[..1], &digits[1..])
+        };
+        format!("{m}e{sign}{:02}", e.abs())
+    };
+    if neg {
+        format!("-{body}")
+    } else {
+        body
+    }
+}
+
+/// Godot 4's `rtos_fix`: zero is `0`, negative infinity is `inf_neg`; single-precision
+/// values print with their own shortest digits.
+fn rtos_fix4(v: f64, single: bool) -> String {
+    if v == 0.0 {
+        "0".into()
+    } else if v.is_nan() {
+        "nan".into()
+    } else if v.is_infinite() {
+        if v > 0.0 { "inf" } else { "inf_neg" }.into()
+    } else if single {
+        shortest(&format!("{:e}", v as f32))
+    } else {
+        shortest(&format!("{v:e}"))
+    }
+}
+
+/// A `float` Variant, `.0` added to plain integers. Godot 3 narrows to `real_t` first
+/// and, as the engine does, adds `.0` to `-inf` too.
+fn float_text(v: f64, dialect: Dialect) -> String {
+    let s = match dialect {
+        Dialect::Godot4 => rtos_fix4(v, false),
+        _ => rtosfix(v as f32),
+    };
+    if matches!(s.as_str(), "inf" | "nan" | "inf_neg") || s.contains('.') || s.contains('e') {
         s
     } else {
         s + ".0"
+    }
+}
+
+/// A math component: Godot 3 `%lg`, Godot 4 shortest single-precision text.
+fn real(f: &mut fmt::Formatter<'_>, v: f32, dialect: Dialect) -> fmt::Result {
+    match dialect {
+        Dialect::Godot4 => f.write_str(&rtos_fix4(v.into(), true)),
+        _ => f.write_str(&rtosfix(v)),
     }
 }
 
@@ -94,31 +157,12 @@ fn c_escape(s: &str) -> String {
     out
 }
 
-/// `Name( a, b, ... )` with each item written by `item`; empty gives `Name(  )`.
-fn list<I, F>(f: &mut fmt::Formatter<'_>, name: &str, items: I, mut item: F) -> fmt::Result
-where
-    I: IntoIterator,
-    F: FnMut(&mut fmt::Formatter<'_>, I::Item) -> fmt::Result,
-{
-    write!(f, "{name}( ")?;
-    for (i, x) in items.into_iter().enumerate() {
-        if i > 0 {
-            f.write_str(", ")?;
-        }
-        item(f, x)?;
-    }
-    f.write_str(" )")
-}
-
-fn floats<T: Floats>(f: &mut fmt::Formatter<'_>, name: &str, v: &[T]) -> fmt::Result {
-    list(f, name, v.iter().flat_map(|x| x.floats()), |f, x| f.write_str(&rtosfix(x)))
-}
-
-/// Godot's `Variant::operator<` as far as `var2str` sorts dictionary keys: by type,
-/// then by value for the types that have an order.
-fn key_order(a: &Variant, b: &Variant) -> Ordering {
+/// Godot's `Variant::operator<` as far as the text writer sorts dictionary keys: by
+/// the dialect's type id, then by value for the types that have an order.
+fn key_order(a: &Variant, b: &Variant, dialect: Dialect) -> Ordering {
     use Variant::*;
-    let (ta, tb) = (a.get_type() as u32, b.get_type() as u32);
+    let id = |v: &Variant| dialect.id_of(v.get_type()).unwrap_or(u32::MAX);
+    let (ta, tb) = (id(a), id(b));
     if ta != tb {
         return ta.cmp(&tb);
     }
@@ -127,76 +171,196 @@ fn key_order(a: &Variant, b: &Variant) -> Ordering {
         (Int(x), Int(y)) => x.cmp(y),
         (Float(x), Float(y)) => x.partial_cmp(y).unwrap_or(Ordering::Equal),
         (String(x), String(y)) => x.cmp(y),
+        (StringName(x), StringName(y)) => x.cmp(y),
         (Vector2(x), Vector2(y)) => (x.x, x.y).partial_cmp(&(y.x, y.y)).unwrap_or(Ordering::Equal),
         (Vector3(x), Vector3(y)) => (x.x, x.y, x.z).partial_cmp(&(y.x, y.y, y.z)).unwrap_or(Ordering::Equal),
+        (Vector2i(x), Vector2i(y)) => (x.x, x.y).cmp(&(y.x, y.y)),
+        (Vector3i(x), Vector3i(y)) => (x.x, x.y, x.z).cmp(&(y.x, y.y, y.z)),
         _ => Ordering::Equal,
     }
 }
 
-fn dictionary(f: &mut fmt::Formatter<'_>, d: &Dictionary) -> fmt::Result {
-    let mut entries: Vec<_> = d.iter().collect();
-    entries.sort_by(|a, b| key_order(a.0, b.0));
-    f.write_str("{\n")?;
-    for (i, (k, v)) in entries.into_iter().enumerate() {
-        if i > 0 {
-            f.write_str(",\n")?;
-        }
-        write!(f, "{k}: {v}")?;
-    }
-    f.write_str("\n}")
+/// Prints a `Variant` as the given dialect's `var2str` / `var_to_str`.
+pub struct VariantDisplay<'a> {
+    value: &'a Variant,
+    dialect: Dialect,
 }
 
-impl fmt::Display for Variant {
+impl Variant {
+    /// The value in `dialect`'s text form: Godot 3's `var2str`, Godot 4's
+    /// `var_to_str` (`Display` uses Godot 3's). Godot 2 uses Godot 3's syntax.
+    ///
+    /// ```
+    /// use godot_bin::{Dialect, Variant, Vector2};
+    /// let v = Variant::Array(vec![Vector2::new(1.0, 0.5).into(), 0.1.into()]);
+    /// assert_eq!(v.display(Dialect::Godot3).to_string(), "[ Vector2( 1, 0.5 ), 0.1 ]");
+    /// assert_eq!(v.display(Dialect::Godot4).to_string(), "[Vector2(1, 0.5), 0.1]");
+    /// ```
+    pub fn display(&self, dialect: Dialect) -> VariantDisplay<'_> {
+        VariantDisplay { value: self, dialect }
+    }
+}
+
+impl<'a> VariantDisplay<'a> {
+    fn with(&self, value: &'a Variant) -> VariantDisplay<'a> {
+        VariantDisplay {
+            value,
+            dialect: self.dialect,
+        }
+    }
+
+    fn g4(&self) -> bool {
+        self.dialect == Dialect::Godot4
+    }
+
+    /// `Name( a, b )` (Godot 3) or `Name(a, b)` (Godot 4); empty: `Name(  )` / `Name()`.
+    fn list<I, F>(&self, f: &mut fmt::Formatter<'_>, ty: VariantType, items: I, mut item: F) -> fmt::Result
+    where
+        I: IntoIterator,
+        F: FnMut(&mut fmt::Formatter<'_>, I::Item) -> fmt::Result,
+    {
+        let (open, close) = if self.g4() { ("(", ")") } else { ("( ", " )") };
+        write!(f, "{}{open}", ty.name_in(self.dialect))?;
+        for (i, x) in items.into_iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            item(f, x)?;
+        }
+        f.write_str(close)
+    }
+
+    fn floats<T: Floats>(&self, f: &mut fmt::Formatter<'_>, ty: VariantType, v: &[T]) -> fmt::Result {
+        self.list(f, ty, v.iter().flat_map(|x| x.floats()), |f, x| real(f, x, self.dialect))
+    }
+
+    fn ints<T: Ints>(&self, f: &mut fmt::Formatter<'_>, ty: VariantType, v: &T) -> fmt::Result {
+        self.list(f, ty, v.ints().into_iter().take(T::N), |f, x| write!(f, "{x}"))
+    }
+
+    fn array(&self, f: &mut fmt::Formatter<'_>, a: &[Variant]) -> fmt::Result {
+        if a.is_empty() {
+            return f.write_str(if self.g4() { "[]" } else { "[  ]" });
+        }
+        let (open, close) = if self.g4() { ("[", "]") } else { ("[ ", " ]") };
+        f.write_str(open)?;
+        for (i, v) in a.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{}", self.with(v))?;
+        }
+        f.write_str(close)
+    }
+
+    /// Keys sorted as the text writer sorts them; Godot 4 prints `{}` when empty.
+    fn dictionary(&self, f: &mut fmt::Formatter<'_>, d: &Dictionary) -> fmt::Result {
+        if d.is_empty() && self.g4() {
+            return f.write_str("{}");
+        }
+        let mut entries: Vec<_> = d.iter().collect();
+        entries.sort_by(|a, b| key_order(a.0, b.0, self.dialect));
+        f.write_str("{\n")?;
+        for (i, (k, v)) in entries.into_iter().enumerate() {
+            if i > 0 {
+                f.write_str(",\n")?;
+            }
+            write!(f, "{}: {}", self.with(k), self.with(v))?;
+        }
+        f.write_str("\n}")
+    }
+}
+
+impl fmt::Display for VariantDisplay<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
+        let d = self.dialect;
+        match self.value {
             Variant::Nil => f.write_str("null"),
             Variant::Bool(b) => write!(f, "{b}"),
             Variant::Int(i) => write!(f, "{i}"),
-            Variant::Float(v) => f.write_str(&float_text(*v)),
+            Variant::Float(v) => f.write_str(&float_text(*v, d)),
             Variant::String(s) => quote(f, s),
-            Variant::Vector2(v) => floats(f, "Vector2", std::slice::from_ref(v)),
-            Variant::Rect2(v) => floats(f, "Rect2", std::slice::from_ref(v)),
-            Variant::Vector3(v) => floats(f, "Vector3", std::slice::from_ref(v)),
-            Variant::Transform2D(v) => floats(f, "Transform2D", std::slice::from_ref(v)),
-            Variant::Plane(v) => floats(f, "Plane", std::slice::from_ref(v)),
-            Variant::Quat(v) => floats(f, "Quat", std::slice::from_ref(v)),
-            Variant::Aabb(v) => floats(f, "AABB", std::slice::from_ref(v)),
-            Variant::Basis(v) => floats(f, "Basis", std::slice::from_ref(v)),
-            Variant::Transform(v) => floats(f, "Transform", std::slice::from_ref(v)),
-            Variant::Color(v) => floats(f, "Color", std::slice::from_ref(v)),
+            Variant::Vector2(v) => self.floats(f, VariantType::Vector2, std::slice::from_ref(v)),
+            Variant::Rect2(v) => self.floats(f, VariantType::Rect2, std::slice::from_ref(v)),
+            Variant::Vector3(v) => self.floats(f, VariantType::Vector3, std::slice::from_ref(v)),
+            Variant::Transform2D(v) => self.floats(f, VariantType::Transform2D, std::slice::from_ref(v)),
+            Variant::Plane(v) => self.floats(f, VariantType::Plane, std::slice::from_ref(v)),
+            Variant::Quat(v) => self.floats(f, VariantType::Quat, std::slice::from_ref(v)),
+            Variant::Aabb(v) => self.floats(f, VariantType::Aabb, std::slice::from_ref(v)),
+            Variant::Basis(v) => self.floats(f, VariantType::Basis, std::slice::from_ref(v)),
+            Variant::Transform(v) => self.floats(f, VariantType::Transform, std::slice::from_ref(v)),
+            Variant::Color(v) => self.floats(f, VariantType::Color, std::slice::from_ref(v)),
+            Variant::Vector4(v) => self.floats(f, VariantType::Vector4, std::slice::from_ref(v)),
+            Variant::Projection(v) => self.floats(f, VariantType::Projection, std::slice::from_ref(v)),
+            Variant::Vector2i(v) => self.ints(f, VariantType::Vector2i, v),
+            Variant::Rect2i(v) => self.ints(f, VariantType::Rect2i, v),
+            Variant::Vector3i(v) => self.ints(f, VariantType::Vector3i, v),
+            Variant::Vector4i(v) => self.ints(f, VariantType::Vector4i, v),
             Variant::NodePath(p) => write!(f, "NodePath(\"{}\")", c_escape(&p.to_string())),
-            // The engine prints RIDs as nothing at all.
-            Variant::Rid(_) => Ok(()),
+            Variant::StringName(s) => {
+                f.write_char('&')?;
+                quote(f, &s.0)
+            }
+            // Godot 3 prints RIDs as nothing at all.
+            Variant::Rid(_) if !self.g4() => Ok(()),
+            Variant::Rid(r) if r.0 == 0 => f.write_str("RID()"),
+            Variant::Rid(r) => write!(f, "RID({})", r.0),
+            Variant::Callable(_) => f.write_str("Callable()"),
+            // The engine prints every Signal this way, whatever it holds.
+            Variant::Signal(_) => f.write_str("Signal()"),
             Variant::Object(o) => {
                 write!(f, "Object({},", o.class)?;
                 for (i, (k, v)) in o.properties.iter().enumerate() {
                     if i > 0 {
                         f.write_str(",")?;
                     }
-                    write!(f, "\"{k}\":{v}")?;
+                    write!(f, "\"{k}\":{}", self.with(v))?;
                 }
                 f.write_str(")\n")
             }
-            Variant::ObjectId(id) => write!(f, "Object(EncodedObjectAsID,\"object_id\":{id})\n"),
-            Variant::Dictionary(d) => dictionary(f, d),
-            Variant::Array(a) => {
-                f.write_str("[ ")?;
-                for (i, v) in a.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "{v}")?;
-                }
-                f.write_str(" ]")
+            Variant::ObjectId(id) => writeln!(f, "Object(EncodedObjectAsID,\"object_id\":{id})"),
+            Variant::Dictionary(dict) => self.dictionary(f, dict),
+            Variant::Array(a) => self.array(f, a),
+            Variant::TypedArray(a) => {
+                write!(f, "Array[{}](", ContainerType::gdscript_name(Some(&a.element)))?;
+                self.array(f, &a.items)?;
+                f.write_str(")")
             }
-            Variant::PoolByteArray(a) => list(f, "PoolByteArray", a.iter(), |f, x| write!(f, "{x}")),
-            Variant::PoolIntArray(a) => list(f, "PoolIntArray", a.iter(), |f, x| write!(f, "{x}")),
-            Variant::PoolRealArray(a) => list(f, "PoolRealArray", a.iter(), |f, x| f.write_str(&rtosfix(*x))),
-            Variant::PoolStringArray(a) => list(f, "PoolStringArray", a.iter(), |f, x| quote(f, x)),
-            Variant::PoolVector2Array(a) => floats(f, "PoolVector2Array", a),
-            Variant::PoolVector3Array(a) => floats(f, "PoolVector3Array", a),
-            Variant::PoolColorArray(a) => floats(f, "PoolColorArray", a),
+            Variant::TypedDictionary(t) => {
+                write!(
+                    f,
+                    "Dictionary[{}, {}](",
+                    ContainerType::gdscript_name(t.key.as_ref()),
+                    ContainerType::gdscript_name(t.value.as_ref())
+                )?;
+                self.dictionary(f, &t.entries)?;
+                f.write_str(")")
+            }
+            Variant::PoolByteArray(a) => self.list(f, VariantType::PoolByteArray, a.iter(), |f, x| write!(f, "{x}")),
+            Variant::PoolIntArray(a) => self.list(f, VariantType::PoolIntArray, a.iter(), |f, x| write!(f, "{x}")),
+            Variant::PackedInt64Array(a) => {
+                self.list(f, VariantType::PackedInt64Array, a.iter(), |f, x| write!(f, "{x}"))
+            }
+            Variant::PoolRealArray(a) => self.list(f, VariantType::PoolRealArray, a.iter(), |f, x| real(f, *x, d)),
+            Variant::PackedFloat64Array(a) => self.list(f, VariantType::PackedFloat64Array, a.iter(), |f, x| {
+                f.write_str(&rtos_fix4(*x, false))
+            }),
+            Variant::PoolStringArray(a) => self.list(f, VariantType::PoolStringArray, a.iter(), |f, x| quote(f, x)),
+            Variant::PoolVector2Array(a) => self.floats(f, VariantType::PoolVector2Array, a),
+            Variant::PoolVector3Array(a) => self.floats(f, VariantType::PoolVector3Array, a),
+            Variant::PoolColorArray(a) => self.floats(f, VariantType::PoolColorArray, a),
+            Variant::PackedVector4Array(a) => self.floats(f, VariantType::PackedVector4Array, a),
+            // Godot 2's text form of these is not verified against an engine: a readable summary.
+            Variant::Image(i) => write!(f, "Image( {}, {}, {}, {}, {} bytes )", i.width, i.height, i.mipmaps, i.format, i.data.len()),
+            Variant::InputEvent(e) => write!(f, "InputEvent( {:?}, device {} )", e.kind, e.device),
         }
+    }
+}
+
+impl fmt::Display for Variant {
+    /// Godot 3's `var2str` text.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.display(Dialect::Godot3), f)
     }
 }
 

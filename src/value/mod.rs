@@ -5,11 +5,14 @@ mod dictionary;
 mod display;
 mod object;
 mod ser;
+mod typed;
 
 use std::hash::{Hash, Hasher};
 
 pub use dictionary::Dictionary;
 pub use object::Object;
+pub use display::VariantDisplay;
+pub use typed::{ContainerType, TypedArray, TypedDictionary};
 
 use crate::dialect::VariantType;
 use crate::types::*;
@@ -91,6 +94,38 @@ pub enum Variant {
     PoolVector3Array(PoolVector3Array),
     /// `PoolColorArray`.
     PoolColorArray(PoolColorArray),
+    /// `Vector2i` (Godot 4).
+    Vector2i(Vector2i),
+    /// `Rect2i` (Godot 4).
+    Rect2i(Rect2i),
+    /// `Vector3i` (Godot 4).
+    Vector3i(Vector3i),
+    /// `Vector4` (Godot 4).
+    Vector4(Vector4),
+    /// `Vector4i` (Godot 4).
+    Vector4i(Vector4i),
+    /// `Projection` (Godot 4).
+    Projection(Projection),
+    /// `StringName` (Godot 4).
+    StringName(StringName),
+    /// `Callable` (Godot 4; sent empty).
+    Callable(Callable),
+    /// `Signal` (Godot 4).
+    Signal(Signal),
+    /// `PackedInt64Array` (Godot 4).
+    PackedInt64Array(PackedInt64Array),
+    /// `PackedFloat64Array` (Godot 4).
+    PackedFloat64Array(PackedFloat64Array),
+    /// `PackedVector4Array` (Godot 4.3+).
+    PackedVector4Array(PackedVector4Array),
+    /// A typed `Array[T]` (Godot 4.3+).
+    TypedArray(TypedArray),
+    /// A typed `Dictionary[K, V]` (Godot 4.4+).
+    TypedDictionary(TypedDictionary),
+    /// `Image` (Godot 2).
+    Image(Image),
+    /// `InputEvent` (Godot 2).
+    InputEvent(InputEvent),
 }
 
 impl Variant {
@@ -124,6 +159,22 @@ impl Variant {
             Variant::PoolVector2Array(_) => VariantType::PoolVector2Array,
             Variant::PoolVector3Array(_) => VariantType::PoolVector3Array,
             Variant::PoolColorArray(_) => VariantType::PoolColorArray,
+            Variant::Vector2i(_) => VariantType::Vector2i,
+            Variant::Rect2i(_) => VariantType::Rect2i,
+            Variant::Vector3i(_) => VariantType::Vector3i,
+            Variant::Vector4(_) => VariantType::Vector4,
+            Variant::Vector4i(_) => VariantType::Vector4i,
+            Variant::Projection(_) => VariantType::Projection,
+            Variant::StringName(_) => VariantType::StringName,
+            Variant::Callable(_) => VariantType::Callable,
+            Variant::Signal(_) => VariantType::Signal,
+            Variant::PackedInt64Array(_) => VariantType::PackedInt64Array,
+            Variant::PackedFloat64Array(_) => VariantType::PackedFloat64Array,
+            Variant::PackedVector4Array(_) => VariantType::PackedVector4Array,
+            Variant::TypedArray(_) => VariantType::Array,
+            Variant::TypedDictionary(_) => VariantType::Dictionary,
+            Variant::Image(_) => VariantType::Image,
+            Variant::InputEvent(_) => VariantType::InputEvent,
         }
     }
 
@@ -165,18 +216,20 @@ impl Variant {
         }
     }
 
-    /// The elements, if this is an Array.
+    /// The elements, if this is an Array (typed or not).
     pub fn as_array(&self) -> Option<&Vec<Variant>> {
         match self {
             Variant::Array(a) => Some(a),
+            Variant::TypedArray(a) => Some(&a.items),
             _ => None,
         }
     }
 
-    /// The dictionary, if this is one.
+    /// The dictionary, if this is one (typed or not).
     pub fn as_dictionary(&self) -> Option<&Dictionary> {
         match self {
             Variant::Dictionary(d) => Some(d),
+            Variant::TypedDictionary(d) => Some(&d.entries),
             _ => None,
         }
     }
@@ -193,8 +246,7 @@ fn float_eq(a: f64, b: f64) -> bool {
 }
 
 fn floats_eq<T: Floats>(a: &T, b: &T) -> bool {
-    let (a, b) = (a.floats(), b.floats());
-    a.iter().zip(&b).all(|(x, y)| float_eq((*x).into(), (*y).into()))
+    a.floats().zip(b.floats()).all(|(x, y)| float_eq(x.into(), y.into()))
 }
 
 /// Hash consistent with `float_eq`: one NaN, one zero.
@@ -255,6 +307,28 @@ impl PartialEq for Variant {
             (PoolColorArray(a), PoolColorArray(b)) => {
                 a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| floats_eq(x, y))
             }
+            (Vector2i(a), Vector2i(b)) => a == b,
+            (Rect2i(a), Rect2i(b)) => a == b,
+            (Vector3i(a), Vector3i(b)) => a == b,
+            (Vector4(a), Vector4(b)) => floats_eq(a, b),
+            (Vector4i(a), Vector4i(b)) => a == b,
+            (Projection(a), Projection(b)) => floats_eq(a, b),
+            (StringName(a), StringName(b)) => a == b,
+            (Callable(a), Callable(b)) => a == b,
+            (Signal(a), Signal(b)) => a == b,
+            (PackedInt64Array(a), PackedInt64Array(b)) => a == b,
+            (PackedFloat64Array(a), PackedFloat64Array(b)) => {
+                a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| float_eq(*x, *y))
+            }
+            (PackedVector4Array(a), PackedVector4Array(b)) => {
+                a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| floats_eq(x, y))
+            }
+            (TypedArray(a), TypedArray(b)) => a == b,
+            (TypedDictionary(a), TypedDictionary(b)) => a == b,
+            (Image(a), Image(b)) => a == b,
+            (InputEvent(a), InputEvent(b)) => {
+                a.device == b.device && a.kind.words() == b.kind.words()
+            }
             _ => false,
         }
     }
@@ -295,6 +369,22 @@ impl Hash for Variant {
             PoolVector2Array(a) => a.iter().for_each(|v| hash_floats(v, h)),
             PoolVector3Array(a) => a.iter().for_each(|v| hash_floats(v, h)),
             PoolColorArray(a) => a.iter().for_each(|v| hash_floats(v, h)),
+            Vector2i(v) => v.hash(h),
+            Rect2i(v) => v.hash(h),
+            Vector3i(v) => v.hash(h),
+            Vector4(v) => hash_floats(v, h),
+            Vector4i(v) => v.hash(h),
+            Projection(v) => hash_floats(v, h),
+            StringName(v) => v.hash(h),
+            Callable(v) => v.hash(h),
+            Signal(v) => v.hash(h),
+            PackedInt64Array(a) => a.0.hash(h),
+            PackedFloat64Array(a) => a.iter().for_each(|f| hash_float(*f, h)),
+            PackedVector4Array(a) => a.iter().for_each(|v| hash_floats(v, h)),
+            TypedArray(a) => a.hash(h),
+            TypedDictionary(d) => d.hash(h),
+            Image(i) => i.hash(h),
+            InputEvent(e) => e.hash(h),
         }
     }
 }
@@ -317,7 +407,12 @@ from_impls!(
     Vec<Variant> => Array, PoolByteArray => PoolByteArray, PoolIntArray => PoolIntArray,
     PoolRealArray => PoolRealArray, PoolStringArray => PoolStringArray,
     PoolVector2Array => PoolVector2Array, PoolVector3Array => PoolVector3Array,
-    PoolColorArray => PoolColorArray,
+    PoolColorArray => PoolColorArray, Vector2i => Vector2i, Rect2i => Rect2i, Vector3i => Vector3i,
+    Vector4 => Vector4, Vector4i => Vector4i, Projection => Projection, StringName => StringName,
+    Callable => Callable, Signal => Signal, PackedInt64Array => PackedInt64Array,
+    PackedFloat64Array => PackedFloat64Array, PackedVector4Array => PackedVector4Array,
+    TypedArray => TypedArray, TypedDictionary => TypedDictionary, Image => Image,
+    InputEvent => InputEvent,
 );
 
 impl From<i32> for Variant {

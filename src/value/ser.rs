@@ -42,6 +42,22 @@ impl Serialize for Variant {
             Variant::PoolVector2Array(v) => v.serialize(s),
             Variant::PoolVector3Array(v) => v.serialize(s),
             Variant::PoolColorArray(v) => v.serialize(s),
+            Variant::Vector2i(v) => v.serialize(s),
+            Variant::Rect2i(v) => v.serialize(s),
+            Variant::Vector3i(v) => v.serialize(s),
+            Variant::Vector4(v) => v.serialize(s),
+            Variant::Vector4i(v) => v.serialize(s),
+            Variant::Projection(v) => v.serialize(s),
+            Variant::StringName(v) => v.serialize(s),
+            Variant::Callable(v) => v.serialize(s),
+            Variant::Signal(v) => v.serialize(s),
+            Variant::PackedInt64Array(v) => v.serialize(s),
+            Variant::PackedFloat64Array(v) => v.serialize(s),
+            Variant::PackedVector4Array(v) => v.serialize(s),
+            Variant::TypedArray(v) => v.serialize(s),
+            Variant::TypedDictionary(v) => v.serialize(s),
+            Variant::Image(v) => v.serialize(s),
+            Variant::InputEvent(v) => v.serialize(s),
         }
     }
 }

@@ -1,0 +1,187 @@
+//! Godot 4 typed containers: `Array[int]` (4.3+) and `Dictionary[String, int]` (4.4+).
+
+use std::fmt;
+
+use serde::de::{self, Deserialize, Deserializer, SeqAccess, Visitor};
+use serde::ser::{Serialize, SerializeTupleStruct, Serializer};
+
+use super::{Dictionary, Variant};
+use crate::dialect::VariantType;
+use crate::marker;
+
+/// The element (or key, or value) type of a typed container.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum ContainerType {
+    /// A built-in type: `Array[int]`.
+    Builtin(VariantType),
+    /// A class: `Array[Node]`. Without full objects Godot writes `"EncodedObjectAsID"`.
+    Class(String),
+    /// A script: `Array[MyClass]`, by its `res://` path.
+    Script(String),
+}
+
+impl ContainerType {
+    fn parts(t: Option<&ContainerType>) -> (u32, u32, &str) {
+        match t {
+            None => (0, 0, ""),
+            Some(ContainerType::Builtin(ty)) => (1, *ty as u32, ""),
+            Some(ContainerType::Class(c)) => (2, 0, c),
+            Some(ContainerType::Script(s)) => (3, 0, s),
+        }
+    }
+
+    fn from_parts<E: de::Error>(kind: u32, tag: u32, name: String) -> Result<Option<Self>, E> {
+        Ok(match kind {
+            0 => None,
+            1 => Some(ContainerType::Builtin(
+                VariantType::from_tag(tag).ok_or_else(|| E::custom(format_args!("unknown type tag {tag}")))?,
+            )),
+            2 => Some(ContainerType::Class(name)),
+            3 => Some(ContainerType::Script(name)),
+            k => return Err(E::custom(format_args!("unknown container kind {k}"))),
+        })
+    }
+
+    /// GDScript's spelling: `int`, `Node`, or the script path.
+    pub(crate) fn gdscript_name(t: Option<&ContainerType>) -> String {
+        match t {
+            None => "Variant".into(),
+            Some(ContainerType::Builtin(ty)) => ty.name_in(crate::Dialect::Godot4).into(),
+            Some(ContainerType::Class(c)) => c.clone(),
+            Some(ContainerType::Script(s)) => format!("Resource(\"{s}\")"),
+        }
+    }
+}
+
+/// A typed Array, `Array[T]` (Godot 4.3+).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct TypedArray {
+    /// The element type.
+    pub element: ContainerType,
+    /// The elements.
+    pub items: Vec<Variant>,
+}
+
+/// A typed Dictionary, `Dictionary[K, V]` (Godot 4.4+); `None` is `Variant`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct TypedDictionary {
+    /// The key type.
+    pub key: Option<ContainerType>,
+    /// The value type.
+    pub value: Option<ContainerType>,
+    /// The entries.
+    pub entries: Dictionary,
+}
+
+struct Items<'a>(&'a [Variant]);
+
+impl Serialize for Items<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0)
+    }
+}
+
+fn fields<T: SerializeTupleStruct>(t: &mut T, ty: Option<&ContainerType>) -> Result<(), T::Error> {
+    let (kind, tag, name) = ContainerType::parts(ty);
+    t.serialize_field(&kind)?;
+    t.serialize_field(&tag)?;
+    t.serialize_field(name)
+}
+
+impl Serialize for TypedArray {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut t = s.serialize_tuple_struct(marker::TYPED_ARRAY, 4)?;
+        fields(&mut t, Some(&self.element))?;
+        t.serialize_field(&Items(&self.items))?;
+        t.end()
+    }
+}
+
+impl Serialize for TypedDictionary {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut t = s.serialize_tuple_struct(marker::TYPED_DICTIONARY, 7)?;
+        fields(&mut t, self.key.as_ref())?;
+        fields(&mut t, self.value.as_ref())?;
+        t.serialize_field(&self.entries)?;
+        t.end()
+    }
+}
+
+fn next<'de, A: SeqAccess<'de>, T: Deserialize<'de>>(seq: &mut A, i: usize, exp: &dyn de::Expected) -> Result<T, A::Error> {
+    seq.next_element()?.ok_or_else(|| de::Error::invalid_length(i, exp))
+}
+
+fn element_type<'de, A: SeqAccess<'de>>(seq: &mut A, i: usize, exp: &dyn de::Expected) -> Result<Option<ContainerType>, A::Error> {
+    let kind = next(seq, i, exp)?;
+    let tag = next(seq, i + 1, exp)?;
+    let name = next(seq, i + 2, exp)?;
+    ContainerType::from_parts(kind, tag, name)
+}
+
+/// Reads an Array Variant: typed or not.
+pub(crate) struct ArrayValue(pub(crate) Variant);
+
+impl<'de> Deserialize<'de> for ArrayValue {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = ArrayValue;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an Array")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<ArrayValue, A::Error> {
+                let element = element_type(&mut seq, 0, &self)?;
+                let items: Vec<Variant> = next(&mut seq, 3, &self)?;
+                Ok(ArrayValue(match element {
+                    None => Variant::Array(items),
+                    Some(element) => Variant::TypedArray(TypedArray { element, items }),
+                }))
+            }
+        }
+        d.deserialize_tuple_struct(marker::TYPED_ARRAY, 4, V)
+    }
+}
+
+/// Reads a Dictionary Variant: typed or not.
+pub(crate) struct DictionaryValue(pub(crate) Variant);
+
+impl<'de> Deserialize<'de> for DictionaryValue {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = DictionaryValue;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a Dictionary")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<DictionaryValue, A::Error> {
+                let key = element_type(&mut seq, 0, &self)?;
+                let value = element_type(&mut seq, 3, &self)?;
+                let entries: Dictionary = next(&mut seq, 6, &self)?;
+                Ok(DictionaryValue(if key.is_none() && value.is_none() {
+                    Variant::Dictionary(entries)
+                } else {
+                    Variant::TypedDictionary(TypedDictionary { key, value, entries })
+                }))
+            }
+        }
+        d.deserialize_tuple_struct(marker::TYPED_DICTIONARY, 7, V)
+    }
+}
+
+impl<'de> Deserialize<'de> for TypedArray {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match ArrayValue::deserialize(d)?.0 {
+            Variant::TypedArray(a) => Ok(a),
+            _ => Err(de::Error::custom("expected a typed Array, found an untyped one")),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for TypedDictionary {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match DictionaryValue::deserialize(d)?.0 {
+            Variant::TypedDictionary(t) => Ok(t),
+            _ => Err(de::Error::custom("expected a typed Dictionary, found an untyped one")),
+        }
+    }
+}
