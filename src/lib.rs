@@ -2,8 +2,8 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod de;
 mod config;
+pub mod de;
 mod dialect;
 mod error;
 mod marker;
@@ -23,14 +23,16 @@ pub use error::{Error, ErrorKind, Result};
 pub use ser::Serializer;
 pub use types::{pool, typed};
 pub use types::{
-    Aabb, Basis, Callable, Color, Image, InputEvent, InputEventKind, NodePath, PackedByteArray, PackedColorArray,
-    PackedFloat32Array, PackedFloat64Array, PackedInt32Array, PackedInt64Array, PackedStringArray,
-    PackedVector2Array, PackedVector3Array, PackedVector4Array, Plane, PoolByteArray, PoolColorArray, PoolIntArray,
-    PoolRealArray, PoolStringArray, PoolVector2Array, PoolVector3Array, Projection, Quat, Quaternion, Rect2, Rect2i,
-    Rid, Signal, StringName, Transform, Transform2D, Transform3D, Vector2, Vector2i, Vector3, Vector3i, Vector4,
-    Vector4i,
+    Aabb, Basis, Callable, Color, Image, InputEvent, InputEventKind, NodePath, PackedByteArray,
+    PackedColorArray, PackedFloat32Array, PackedFloat64Array, PackedInt32Array, PackedInt64Array,
+    PackedStringArray, PackedVector2Array, PackedVector3Array, PackedVector4Array, Plane,
+    PoolByteArray, PoolColorArray, PoolIntArray, PoolRealArray, PoolStringArray, PoolVector2Array,
+    PoolVector3Array, Projection, Quat, Quaternion, Rect2, Rect2i, Rid, Signal, StringName,
+    Transform, Transform2D, Transform3D, Vector2, Vector2i, Vector3, Vector3i, Vector4, Vector4i,
 };
-pub use value::{ContainerType, Dictionary, Object, TypedArray, TypedDictionary, Variant, VariantDisplay};
+pub use value::{
+    ContainerType, Dictionary, Object, TypedArray, TypedDictionary, Variant, VariantDisplay,
+};
 
 /// Encodes `value` as Godot 3's `var2bytes` would.
 ///
@@ -87,7 +89,11 @@ impl Config {
     }
 
     /// Encodes `value` with these settings and writes it to `writer`.
-    pub fn to_writer<W: io::Write, T: ?Sized + Serialize>(&self, mut writer: W, value: &T) -> Result<()> {
+    pub fn to_writer<W: io::Write, T: ?Sized + Serialize>(
+        &self,
+        mut writer: W,
+        value: &T,
+    ) -> Result<()> {
         writer.write_all(&self.to_vec(value)?)?;
         Ok(())
     }
@@ -101,7 +107,10 @@ impl Config {
     }
 
     /// Decodes one value from the front of `bytes`; returns it and its length.
-    pub fn take_from_slice<'de, T: Deserialize<'de>>(&self, bytes: &'de [u8]) -> Result<(T, usize)> {
+    pub fn take_from_slice<'de, T: Deserialize<'de>>(
+        &self,
+        bytes: &'de [u8],
+    ) -> Result<(T, usize)> {
         let mut de = Deserializer::with_config(de::SliceRead::new(bytes), *self);
         let v = T::deserialize(&mut de).map_err(|e| e.or_at(de.byte_offset()))?;
         Ok((v, de.byte_offset()))

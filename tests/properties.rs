@@ -9,7 +9,10 @@ struct AnyVariant(Variant);
 
 fn string(g: &mut Gen) -> String {
     // Godot strings cannot hold NUL and drop a leading BOM; the encoder refuses both.
-    let s: String = String::arbitrary(g).chars().filter(|c| *c != '\0').collect();
+    let s: String = String::arbitrary(g)
+        .chars()
+        .filter(|c| *c != '\0')
+        .collect();
     s.trim_start_matches('\u{feff}').to_owned()
 }
 
@@ -33,7 +36,10 @@ fn color(g: &mut Gen) -> Color {
 }
 
 fn name(g: &mut Gen) -> String {
-    let s: String = string(g).chars().filter(|c| !matches!(c, '/' | ':')).collect();
+    let s: String = string(g)
+        .chars()
+        .filter(|c| !matches!(c, '/' | ':'))
+        .collect();
     if s.is_empty() {
         "n".into()
     } else {
@@ -52,7 +58,10 @@ fn variant(g: &mut Gen, depth: usize) -> Variant {
         5 => Variant::Float(f32::arbitrary(g).into()),
         6 => Variant::String(string(g)),
         7 => Variant::Vector2(v2(g)),
-        8 => Variant::Rect2(Rect2 { position: v2(g), size: v2(g) }),
+        8 => Variant::Rect2(Rect2 {
+            position: v2(g),
+            size: v2(g),
+        }),
         9 => Variant::Vector3(v3(g)),
         10 => Variant::Transform2D(Transform2D::new(v2(g), v2(g), v2(g))),
         11 => {
@@ -65,7 +74,10 @@ fn variant(g: &mut Gen, depth: usize) -> Variant {
         }
         13 => Variant::Aabb(Aabb::new(v3(g), v3(g))),
         14 => Variant::Basis(Basis::from_columns(v3(g), v3(g), v3(g))),
-        15 => Variant::Transform(Transform::new(Basis::from_columns(v3(g), v3(g), v3(g)), v3(g))),
+        15 => Variant::Transform(Transform::new(
+            Basis::from_columns(v3(g), v3(g), v3(g)),
+            v3(g),
+        )),
         16 => Variant::Color(color(g)),
         17 => {
             let names = (0..usize::arbitrary(g) % 4).map(|_| name(g)).collect();
@@ -86,7 +98,11 @@ fn variant(g: &mut Gen, depth: usize) -> Variant {
                 Variant::PoolColorArray((0..usize::arbitrary(g) % 5).map(|_| color(g)).collect())
             }
         }
-        26 => Variant::Array((0..usize::arbitrary(g) % 5).map(|_| variant(g, depth - 1)).collect()),
+        26 => Variant::Array(
+            (0..usize::arbitrary(g) % 5)
+                .map(|_| variant(g, depth - 1))
+                .collect(),
+        ),
         _ => {
             let mut d = Dictionary::new();
             for _ in 0..usize::arbitrary(g) % 5 {
@@ -111,7 +127,9 @@ fn variant_bytes_variant() {
         let back: Variant = from_slice(&bytes).unwrap();
         back == v.0 && to_vec(&back).unwrap() == bytes
     }
-    QuickCheck::new().tests(2000).quickcheck(prop as fn(AnyVariant) -> bool);
+    QuickCheck::new()
+        .tests(2000)
+        .quickcheck(prop as fn(AnyVariant) -> bool);
 }
 
 /// The reader path agrees with the slice path.
@@ -123,7 +141,9 @@ fn reader_agrees_with_slice() {
         let b: Variant = from_reader(&bytes[..]).unwrap();
         a == b
     }
-    QuickCheck::new().tests(500).quickcheck(prop as fn(AnyVariant) -> bool);
+    QuickCheck::new()
+        .tests(500)
+        .quickcheck(prop as fn(AnyVariant) -> bool);
 }
 
 /// Every strict prefix of a valid encoding fails with an end-of-input error.
@@ -131,9 +151,16 @@ fn reader_agrees_with_slice() {
 fn prefixes_fail() {
     fn prop(v: AnyVariant) -> bool {
         let bytes = to_vec(&v.0).unwrap();
-        (0..bytes.len()).all(|n| from_slice::<Variant>(&bytes[..n]).map_err(|e| e.is_eof()).err() == Some(true))
+        (0..bytes.len()).all(|n| {
+            from_slice::<Variant>(&bytes[..n])
+                .map_err(|e| e.is_eof())
+                .err()
+                == Some(true)
+        })
     }
-    QuickCheck::new().tests(300).quickcheck(prop as fn(AnyVariant) -> bool);
+    QuickCheck::new()
+        .tests(300)
+        .quickcheck(prop as fn(AnyVariant) -> bool);
 }
 
 #[derive(Serialize, Deserialize, PartialEq, Debug, Clone)]
@@ -186,7 +213,9 @@ impl Arbitrary for Typed {
             shape: Shape::arbitrary(g),
             samples: Vec::arbitrary(g),
             blob: Vec::arbitrary(g),
-            map: (0..usize::arbitrary(g) % 4).map(|_| (i32::arbitrary(g), string(g))).collect(),
+            map: (0..usize::arbitrary(g) % 4)
+                .map(|_| (i32::arbitrary(g), string(g)))
+                .collect(),
         }
     }
 }
@@ -203,7 +232,9 @@ fn typed_round_trip() {
         let back: Typed = from_slice(&bytes).unwrap();
         same_bits(&back, &t)
     }
-    QuickCheck::new().tests(1000).quickcheck(prop as fn(Typed) -> bool);
+    QuickCheck::new()
+        .tests(1000)
+        .quickcheck(prop as fn(Typed) -> bool);
 }
 
 /// Typed values read as `Variant` and written back give the same bytes.
@@ -214,7 +245,9 @@ fn typed_through_variant() {
         let v: Variant = from_slice(&bytes).unwrap();
         to_vec(&v).unwrap() == bytes
     }
-    QuickCheck::new().tests(500).quickcheck(prop as fn(Typed) -> bool);
+    QuickCheck::new()
+        .tests(500)
+        .quickcheck(prop as fn(Typed) -> bool);
 }
 
 /// Random bytes never panic; errors carry an offset inside the input.
@@ -226,7 +259,9 @@ fn garbage_never_panics() {
             Err(e) => TestResult::from_bool(e.offset().is_some_and(|o| o <= bytes.len())),
         }
     }
-    QuickCheck::new().tests(20000).quickcheck(prop as fn(Vec<u8>) -> TestResult);
+    QuickCheck::new()
+        .tests(20000)
+        .quickcheck(prop as fn(Vec<u8>) -> TestResult);
 }
 
 /// Random bytes behind a valid header still never panic (reach deeper paths).
@@ -241,5 +276,7 @@ fn headed_garbage_never_panics() {
         let _ = from_slice::<Typed>(&bytes);
         true
     }
-    QuickCheck::new().tests(20000).quickcheck(prop as fn(u8, bool, Vec<u8>) -> bool);
+    QuickCheck::new()
+        .tests(20000)
+        .quickcheck(prop as fn(u8, bool, Vec<u8>) -> bool);
 }

@@ -29,11 +29,19 @@ struct Player {
 
 #[test]
 fn struct_is_dictionary_in_field_order() {
-    let p = Player { name: "Ann".into(), hp: 7, pos: Vector2::new(1.0, 2.0) };
+    let p = Player {
+        name: "Ann".into(),
+        hp: 7,
+        pos: Vector2::new(1.0, 2.0),
+    };
     let v = as_variant(&p);
     assert_eq!(
         v,
-        dict([(s("name"), s("Ann")), (s("hp"), 7.into()), (s("pos"), Vector2::new(1.0, 2.0).into())])
+        dict([
+            (s("name"), s("Ann")),
+            (s("hp"), 7.into()),
+            (s("pos"), Vector2::new(1.0, 2.0).into())
+        ])
     );
     let keys: Vec<_> = v.as_dictionary().unwrap().keys().cloned().collect();
     assert_eq!(keys, [s("name"), s("hp"), s("pos")]);
@@ -44,7 +52,14 @@ fn struct_is_dictionary_in_field_order() {
 fn struct_reads_from_array_by_position() {
     let bytes = to_vec(&("Bo", 3, Vector2::new(0.5, 0.25))).unwrap();
     let p: Player = from_slice(&bytes).unwrap();
-    assert_eq!(p, Player { name: "Bo".into(), hp: 3, pos: Vector2::new(0.5, 0.25) });
+    assert_eq!(
+        p,
+        Player {
+            name: "Bo".into(),
+            hp: 3,
+            pos: Vector2::new(0.5, 0.25)
+        }
+    );
 }
 
 #[derive(Serialize, Deserialize, PartialEq, Debug)]
@@ -58,16 +73,36 @@ enum Msg {
 #[test]
 fn enums_are_externally_tagged() {
     assert_eq!(as_variant(&Msg::Ping), s("Ping"));
-    assert_eq!(as_variant(&Msg::Chat("hi".into())), dict([(s("Chat"), s("hi"))]));
+    assert_eq!(
+        as_variant(&Msg::Chat("hi".into())),
+        dict([(s("Chat"), s("hi"))])
+    );
     assert_eq!(
         as_variant(&Msg::Move(1.5, 2.0)),
-        dict([(s("Move"), Variant::Array(vec![1.5f32.into(), 2.0f32.into()]))])
+        dict([(
+            s("Move"),
+            Variant::Array(vec![1.5f32.into(), 2.0f32.into()])
+        )])
     );
     assert_eq!(
-        as_variant(&Msg::Hit { target: 3, damage: -2 }),
-        dict([(s("Hit"), dict([(s("target"), 3.into()), (s("damage"), (-2).into())]))])
+        as_variant(&Msg::Hit {
+            target: 3,
+            damage: -2
+        }),
+        dict([(
+            s("Hit"),
+            dict([(s("target"), 3.into()), (s("damage"), (-2).into())])
+        )])
     );
-    for m in [Msg::Ping, Msg::Chat("hi".into()), Msg::Move(1.5, 2.0), Msg::Hit { target: 3, damage: -2 }] {
+    for m in [
+        Msg::Ping,
+        Msg::Chat("hi".into()),
+        Msg::Move(1.5, 2.0),
+        Msg::Hit {
+            target: 3,
+            damage: -2,
+        },
+    ] {
         assert_eq!(from_slice::<Msg>(&to_vec(&m).unwrap()).unwrap(), m);
     }
     // A unit variant also reads from its index, as Godot enums are ints.
@@ -77,7 +112,10 @@ fn enums_are_externally_tagged() {
 #[test]
 fn unknown_variant_is_an_invalid_value() {
     let err = from_slice::<Msg>(&to_vec("Pong").unwrap()).unwrap_err();
-    assert!(matches!(err.kind(), ErrorKind::Message(m) if m.contains("unknown variant")), "{err}");
+    assert!(
+        matches!(err.kind(), ErrorKind::Message(m) if m.contains("unknown variant")),
+        "{err}"
+    );
     assert_eq!(err.offset(), Some(0));
 }
 
@@ -127,7 +165,10 @@ struct Sparse {
 #[test]
 fn internally_tagged() {
     let j = Tagged::Join { name: "Cy".into() };
-    assert_eq!(as_variant(&j), dict([(s("type"), s("Join")), (s("name"), s("Cy"))]));
+    assert_eq!(
+        as_variant(&j),
+        dict([(s("type"), s("Join")), (s("name"), s("Cy"))])
+    );
     assert_eq!(from_slice::<Tagged>(&to_vec(&j).unwrap()).unwrap(), j);
     let l = Tagged::Leave { id: 1 << 40 };
     assert_eq!(from_slice::<Tagged>(&to_vec(&l).unwrap()).unwrap(), l);
@@ -154,33 +195,61 @@ fn flatten_patches_counts() {
     };
     assert_eq!(
         as_variant(&o),
-        dict([(s("id"), 1.into()), (s("x"), 2.into()), (s("y"), 3.into()), (s("z"), 4.into())])
+        dict([
+            (s("id"), 1.into()),
+            (s("x"), 2.into()),
+            (s("y"), 3.into()),
+            (s("z"), 4.into())
+        ])
     );
     assert_eq!(from_slice::<Outer>(&to_vec(&o).unwrap()).unwrap(), o);
 }
 
 #[test]
 fn skip_default_rename() {
-    let v = Sparse { note: None, count: 2, speed: 0.1, cache: 9 };
-    assert_eq!(as_variant(&v), dict([(s("count"), 2.into()), (s("Speed"), Variant::Float(0.1))]));
+    let v = Sparse {
+        note: None,
+        count: 2,
+        speed: 0.1,
+        cache: 9,
+    };
+    assert_eq!(
+        as_variant(&v),
+        dict([(s("count"), 2.into()), (s("Speed"), Variant::Float(0.1))])
+    );
     let back: Sparse = from_slice(&to_vec(&v).unwrap()).unwrap();
     assert_eq!(back, Sparse { cache: 0, ..v });
     let only_speed = to_vec(&dict([(s("Speed"), Variant::Float(2.0))])).unwrap();
-    assert_eq!(from_slice::<Sparse>(&only_speed).unwrap(), Sparse { speed: 2.0, ..Sparse::default() });
+    assert_eq!(
+        from_slice::<Sparse>(&only_speed).unwrap(),
+        Sparse {
+            speed: 2.0,
+            ..Sparse::default()
+        }
+    );
 }
 
 #[test]
 fn missing_field_is_an_error() {
     let err = from_slice::<Inner>(&to_vec(&dict([(s("x"), 1.into())])).unwrap()).unwrap_err();
-    assert!(matches!(err.kind(), ErrorKind::Message(m) if m == "missing field `y`"), "{err}");
+    assert!(
+        matches!(err.kind(), ErrorKind::Message(m) if m == "missing field `y`"),
+        "{err}"
+    );
 }
 
 #[test]
 fn options_units_and_nil() {
     assert_eq!(to_vec(&None::<i32>).unwrap(), to_vec(&()).unwrap());
     assert_eq!(to_vec(&Some(5)).unwrap(), to_vec(&5).unwrap());
-    assert_eq!(from_slice::<Option<i32>>(&to_vec(&()).unwrap()).unwrap(), None);
-    assert_eq!(from_slice::<Option<i32>>(&to_vec(&5).unwrap()).unwrap(), Some(5));
+    assert_eq!(
+        from_slice::<Option<i32>>(&to_vec(&()).unwrap()).unwrap(),
+        None
+    );
+    assert_eq!(
+        from_slice::<Option<i32>>(&to_vec(&5).unwrap()).unwrap(),
+        Some(5)
+    );
     #[derive(Serialize, Deserialize, PartialEq, Debug)]
     struct Unit;
     assert_eq!(as_variant(&Unit), Variant::Nil);
@@ -190,22 +259,40 @@ fn options_units_and_nil() {
 #[test]
 fn integers_follow_godot_widths_and_ranges() {
     assert_eq!(to_vec(&5u8).unwrap(), to_vec(&5i64).unwrap());
-    assert_eq!(to_vec(&(i32::MAX as i128)).unwrap(), to_vec(&i32::MAX).unwrap());
-    assert_eq!(to_vec(&u64::from(u32::MAX)).unwrap(), to_vec(&i64::from(u32::MAX)).unwrap());
+    assert_eq!(
+        to_vec(&(i32::MAX as i128)).unwrap(),
+        to_vec(&i32::MAX).unwrap()
+    );
+    assert_eq!(
+        to_vec(&u64::from(u32::MAX)).unwrap(),
+        to_vec(&i64::from(u32::MAX)).unwrap()
+    );
     let err = to_vec(&u64::MAX).unwrap_err();
     assert!(matches!(err.kind(), ErrorKind::IntOutOfRange(v, _) if *v == u64::MAX as i128));
     let err = to_vec(&i128::MIN).unwrap_err();
     assert!(matches!(err.kind(), ErrorKind::IntOutOfRange(..)));
     let err = from_slice::<u8>(&to_vec(&300).unwrap()).unwrap_err();
-    assert!(matches!(err.kind(), ErrorKind::InvalidValue { .. }), "{err}");
-    assert_eq!(from_slice::<i128>(&to_vec(&i64::MIN).unwrap()).unwrap(), i64::MIN as i128);
+    assert!(
+        matches!(err.kind(), ErrorKind::InvalidValue { .. }),
+        "{err}"
+    );
+    assert_eq!(
+        from_slice::<i128>(&to_vec(&i64::MIN).unwrap()).unwrap(),
+        i64::MIN as i128
+    );
 }
 
 #[test]
 fn floats_read_leniently() {
-    assert_eq!(from_slice::<f32>(&to_vec(&0.1f64).unwrap()).unwrap(), 0.1f32);
+    assert_eq!(
+        from_slice::<f32>(&to_vec(&0.1f64).unwrap()).unwrap(),
+        0.1f32
+    );
     assert_eq!(from_slice::<f64>(&to_vec(&3).unwrap()).unwrap(), 3.0);
-    assert_eq!(from_slice::<f64>(&to_vec(&0.1f32).unwrap()).unwrap(), f64::from(0.1f32));
+    assert_eq!(
+        from_slice::<f64>(&to_vec(&0.1f32).unwrap()).unwrap(),
+        f64::from(0.1f32)
+    );
     assert!(from_slice::<bool>(&to_vec(&1).unwrap()).unwrap());
     assert!(!from_slice::<bool>(&to_vec(&0).unwrap()).unwrap());
     let err = from_slice::<bool>(&to_vec(&2).unwrap()).unwrap_err();
@@ -217,7 +304,10 @@ fn chars_and_strings() {
     assert_eq!(to_vec(&'é').unwrap(), to_vec("é").unwrap());
     assert_eq!(from_slice::<char>(&to_vec("日").unwrap()).unwrap(), '日');
     let err = from_slice::<char>(&to_vec("ab").unwrap()).unwrap_err();
-    assert!(matches!(err.kind(), ErrorKind::InvalidValue { .. }), "{err}");
+    assert!(
+        matches!(err.kind(), ErrorKind::InvalidValue { .. }),
+        "{err}"
+    );
     let err = to_vec("a\0b").unwrap_err();
     assert!(matches!(err.kind(), ErrorKind::Unrepresentable(_)));
     let err = to_vec("\u{feff}x").unwrap_err();
@@ -254,11 +344,19 @@ fn zero_copy_from_slices() {
     .unwrap();
     let b: Borrowed = from_slice(&bytes).unwrap();
     let range = bytes.as_ptr_range();
-    for p in [b.name.as_ptr(), b.blob.as_ptr(), b.tags[0].as_ptr(), b.tags[1].as_ptr()] {
+    for p in [
+        b.name.as_ptr(),
+        b.blob.as_ptr(),
+        b.tags[0].as_ptr(),
+        b.tags[1].as_ptr(),
+    ] {
         assert!(range.contains(&p), "not borrowed from the input");
     }
     assert!(matches!(b.cow, Cow::Borrowed("c")));
-    assert_eq!((b.name, b.blob, b.tags), ("hero", &[1u8, 2, 3][..], vec!["a", "bc"]));
+    assert_eq!(
+        (b.name, b.blob, b.tags),
+        ("hero", &[1u8, 2, 3][..], vec!["a", "bc"])
+    );
 }
 
 #[test]
@@ -350,7 +448,11 @@ fn trailing_bytes_and_take_from_slice() {
 
 #[test]
 fn to_writer_matches_to_vec() {
-    let p = Player { name: "W".into(), hp: -1, pos: Vector2::default() };
+    let p = Player {
+        name: "W".into(),
+        hp: -1,
+        pos: Vector2::default(),
+    };
     let mut out = Vec::new();
     to_writer(&mut out, &p).unwrap();
     assert_eq!(out, to_vec(&p).unwrap());
@@ -360,7 +462,9 @@ fn to_writer_matches_to_vec() {
 fn wrong_types_name_both_sides() {
     let err = from_slice::<Vector2>(&to_vec(&Vector3::new(1.0, 2.0, 3.0)).unwrap()).unwrap_err();
     match err.kind() {
-        ErrorKind::InvalidType { found, expected } => assert_eq!((found.as_str(), expected.as_str()), ("Vector3", "Vector2")),
+        ErrorKind::InvalidType { found, expected } => {
+            assert_eq!((found.as_str(), expected.as_str()), ("Vector3", "Vector2"))
+        }
         k => panic!("{k:?}"),
     }
     let err = from_slice::<String>(&to_vec(&5).unwrap()).unwrap_err();
@@ -374,37 +478,74 @@ fn wrong_types_name_both_sides() {
 #[test]
 fn tuple_length_mismatch_is_an_error() {
     let err = from_slice::<(i32, i32)>(&to_vec(&(1, 2, 3)).unwrap()).unwrap_err();
-    assert!(matches!(err.kind(), ErrorKind::InvalidLength { len: 1, .. }), "{err}");
+    assert!(
+        matches!(err.kind(), ErrorKind::InvalidLength { len: 1, .. }),
+        "{err}"
+    );
 }
 
 #[test]
 fn other_formats_see_plain_shapes() {
-    let p = Player { name: "J".into(), hp: 1, pos: Vector2::new(1.0, 2.0) };
-    assert_eq!(serde_json::to_string(&p).unwrap(), r#"{"name":"J","hp":1,"pos":[1.0,2.0]}"#);
-    assert_eq!(serde_json::from_str::<Player>(r#"{"name":"J","hp":1,"pos":[1.0,2.0]}"#).unwrap(), p);
-    assert_eq!(serde_json::to_string(&NodePath::from("/root/a:b")).unwrap(), r#""/root/a:b""#);
-    assert_eq!(serde_json::to_string(&PoolIntArray(vec![1, 2])).unwrap(), "[1,2]");
+    let p = Player {
+        name: "J".into(),
+        hp: 1,
+        pos: Vector2::new(1.0, 2.0),
+    };
+    assert_eq!(
+        serde_json::to_string(&p).unwrap(),
+        r#"{"name":"J","hp":1,"pos":[1.0,2.0]}"#
+    );
+    assert_eq!(
+        serde_json::from_str::<Player>(r#"{"name":"J","hp":1,"pos":[1.0,2.0]}"#).unwrap(),
+        p
+    );
+    assert_eq!(
+        serde_json::to_string(&NodePath::from("/root/a:b")).unwrap(),
+        r#""/root/a:b""#
+    );
+    assert_eq!(
+        serde_json::to_string(&PoolIntArray(vec![1, 2])).unwrap(),
+        "[1,2]"
+    );
     let v: Variant = serde_json::from_str(r#"{"a":[1,2.5,"x",null,true]}"#).unwrap();
     assert_eq!(
         v,
-        dict([(s("a"), Variant::Array(vec![1.into(), 2.5f64.into(), s("x"), Variant::Nil, true.into()]))])
+        dict([(
+            s("a"),
+            Variant::Array(vec![
+                1.into(),
+                2.5f64.into(),
+                s("x"),
+                Variant::Nil,
+                true.into()
+            ])
+        )])
     );
     let back: Player = bincode::deserialize(&bincode::serialize(&p).unwrap()).unwrap();
     assert_eq!(back, p);
     // And Godot bytes read into serde_json's Value by shape.
     let j: serde_json::Value = from_slice(&to_vec(&p).unwrap()).unwrap();
-    assert_eq!(j, serde_json::json!({"name": "J", "hp": 1, "pos": [1.0, 2.0]}));
+    assert_eq!(
+        j,
+        serde_json::json!({"name": "J", "hp": 1, "pos": [1.0, 2.0]})
+    );
 }
 
 #[test]
 fn objects_are_refused_unless_allowed() {
-    let obj = Object { class: "Reference".into(), properties: vec![("script".into(), Variant::Nil)] };
+    let obj = Object {
+        class: "Reference".into(),
+        properties: vec![("script".into(), Variant::Nil)],
+    };
     let bytes = to_vec(&obj).unwrap();
     let err = from_slice::<Variant>(&bytes).unwrap_err();
     assert!(matches!(err.kind(), ErrorKind::ObjectsNotAllowed));
     assert_eq!(err.offset(), Some(0));
     let cfg = Config::new().allow_objects(true);
-    assert_eq!(cfg.from_slice::<Variant>(&bytes).unwrap(), Variant::Object(obj.clone()));
+    assert_eq!(
+        cfg.from_slice::<Variant>(&bytes).unwrap(),
+        Variant::Object(obj.clone())
+    );
     assert_eq!(cfg.from_slice::<Object>(&bytes).unwrap(), obj);
     // Instance ids are always allowed; id 0 is null.
     let id = to_vec(&Variant::ObjectId(1288)).unwrap();
@@ -422,9 +563,18 @@ fn depth_limit_both_ways() {
     assert!(from_slice::<Variant>(&bytes).is_ok());
     let deeper = Variant::Array(vec![v]);
     let err = to_vec(&deeper).unwrap_err();
-    assert!(matches!(err.kind(), ErrorKind::DepthLimit(DEFAULT_MAX_DEPTH)));
-    let bytes = Config::new().max_depth(DEFAULT_MAX_DEPTH + 1).to_vec(&deeper).unwrap();
+    assert!(matches!(
+        err.kind(),
+        ErrorKind::DepthLimit(DEFAULT_MAX_DEPTH)
+    ));
+    let bytes = Config::new()
+        .max_depth(DEFAULT_MAX_DEPTH + 1)
+        .to_vec(&deeper)
+        .unwrap();
     let err = from_slice::<Variant>(&bytes).unwrap_err();
-    assert!(matches!(err.kind(), ErrorKind::DepthLimit(DEFAULT_MAX_DEPTH)));
+    assert!(matches!(
+        err.kind(),
+        ErrorKind::DepthLimit(DEFAULT_MAX_DEPTH)
+    ));
     assert_eq!(err.offset(), Some(8 * DEFAULT_MAX_DEPTH));
 }

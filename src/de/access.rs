@@ -166,7 +166,11 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for PoolElemDeserializer<'_, R> {
             PoolElem::Float64 => visitor.visit_f64(f64::from_bits(self.de.u64("a 64-bit float")?)),
             PoolElem::String => self.de.visit_str(visitor),
             PoolElem::Floats(n, _) | PoolElem::Doubles(n, _) => {
-                let elem = if matches!(self.elem, PoolElem::Doubles(..)) { PoolElem::Float64 } else { PoolElem::Float32 };
+                let elem = if matches!(self.elem, PoolElem::Doubles(..)) {
+                    PoolElem::Float64
+                } else {
+                    PoolElem::Float32
+                };
                 let mut access = PoolSeq::new(self.de, elem, n);
                 let v = visitor.visit_seq(&mut access)?;
                 access.finish()?;
@@ -180,7 +184,11 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for PoolElemDeserializer<'_, R> {
         visitor.visit_some(self)
     }
 
-    fn deserialize_newtype_struct<V: Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value> {
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
         if name == marker::VARIANT {
             let ty = self.elem.variant_type();
             return visitor.visit_enum(ElemEnum { inner: self, ty });
@@ -189,14 +197,36 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for PoolElemDeserializer<'_, R> {
     }
 
     forward_elem!(
-        deserialize_bool, deserialize_i8, deserialize_i16, deserialize_i32, deserialize_i64,
-        deserialize_i128, deserialize_u8, deserialize_u16, deserialize_u32, deserialize_u64,
-        deserialize_u128, deserialize_f32, deserialize_f64, deserialize_char, deserialize_str,
-        deserialize_string, deserialize_bytes, deserialize_byte_buf, deserialize_unit,
-        deserialize_seq, deserialize_map, deserialize_identifier, deserialize_ignored_any
+        deserialize_bool,
+        deserialize_i8,
+        deserialize_i16,
+        deserialize_i32,
+        deserialize_i64,
+        deserialize_i128,
+        deserialize_u8,
+        deserialize_u16,
+        deserialize_u32,
+        deserialize_u64,
+        deserialize_u128,
+        deserialize_f32,
+        deserialize_f64,
+        deserialize_char,
+        deserialize_str,
+        deserialize_string,
+        deserialize_bytes,
+        deserialize_byte_buf,
+        deserialize_unit,
+        deserialize_seq,
+        deserialize_map,
+        deserialize_identifier,
+        deserialize_ignored_any
     );
 
-    fn deserialize_unit_struct<V: Visitor<'de>>(self, _n: &'static str, visitor: V) -> Result<V::Value> {
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _n: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
         self.deserialize_any(visitor)
     }
     fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
@@ -256,7 +286,11 @@ impl<'de, R: Read<'de>> de::VariantAccess<'de> for PoolElemDeserializer<'_, R> {
     fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
         de::Deserializer::deserialize_any(self, visitor)
     }
-    fn struct_variant<V: Visitor<'de>>(self, _f: &'static [&'static str], visitor: V) -> Result<V::Value> {
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _f: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
         de::Deserializer::deserialize_any(self, visitor)
     }
 }
@@ -298,7 +332,11 @@ impl<'de, R: Read<'de>> de::VariantAccess<'de> for VariantEnum<'_, R> {
         self.de.pending = Some(self.h);
         de::Deserializer::deserialize_any(&mut *self.de, visitor)
     }
-    fn struct_variant<V: Visitor<'de>>(self, _f: &'static [&'static str], visitor: V) -> Result<V::Value> {
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _f: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
         self.de.pending = Some(self.h);
         de::Deserializer::deserialize_any(&mut *self.de, visitor)
     }
@@ -337,7 +375,11 @@ impl<'de, R: Read<'de>> de::VariantAccess<'de> for DictEnum<'_, R> {
     fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
         de::Deserializer::deserialize_tuple(&mut *self.de, len, visitor)
     }
-    fn struct_variant<V: Visitor<'de>>(self, fields: &'static [&'static str], visitor: V) -> Result<V::Value> {
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
         de::Deserializer::deserialize_struct(&mut *self.de, "", fields, visitor)
     }
 }
@@ -506,7 +548,9 @@ impl<'de> de::SeqAccess<'de> for NodePathAccess {
             return Ok(None);
         };
         match self.field {
-            1 => seed.deserialize(path.is_absolute().into_deserializer()).map(Some),
+            1 => seed
+                .deserialize(path.is_absolute().into_deserializer())
+                .map(Some),
             2 => seed
                 .deserialize(std::mem::take(path.names_mut()).into_deserializer())
                 .map(Some),
@@ -544,11 +588,21 @@ enum FieldValue {
 
 impl<'a, 'de, R: Read<'de>> TypedAccess<'a, R> {
     pub(crate) fn new(de: &'a mut Deserializer<R>, h: Header, types: [ContainerType; 2]) -> Self {
-        let n = if h.ty == VariantType::Dictionary { 2 } else { 1 };
+        let n = if h.ty == VariantType::Dictionary {
+            2
+        } else {
+            1
+        };
         let fields: Vec<FieldValue> = types
             .into_iter()
             .take(n)
-            .flat_map(|t| [FieldValue::U32(t.kind), FieldValue::U32(t.tag), FieldValue::Str(t.name)])
+            .flat_map(|t| {
+                [
+                    FieldValue::U32(t.kind),
+                    FieldValue::U32(t.tag),
+                    FieldValue::Str(t.name),
+                ]
+            })
             .collect();
         TypedAccess {
             de,
@@ -569,7 +623,11 @@ impl<'de, R: Read<'de>> de::SeqAccess<'de> for TypedAccess<'_, R> {
             None if self.done => Ok(None),
             None => {
                 self.done = true;
-                seed.deserialize(ItemsDeserializer { de: &mut *self.de, h: self.h }).map(Some)
+                seed.deserialize(ItemsDeserializer {
+                    de: &mut *self.de,
+                    h: self.h,
+                })
+                .map(Some)
             }
         }
     }
@@ -631,7 +689,9 @@ impl<'de> de::SeqAccess<'de> for Fields {
                     return seed.deserialize((*w).into_deserializer()).map(Some);
                 }
                 match data.take() {
-                    Some(d) => seed.deserialize(de::value::BytesDeserializer::new(&d)).map(Some),
+                    Some(d) => seed
+                        .deserialize(de::value::BytesDeserializer::new(&d))
+                        .map(Some),
                     None => Ok(None),
                 }
             }

@@ -136,12 +136,23 @@ impl<'de, R: Read<'de>> Deserializer<R> {
 
     /// A count that bounds how many items follow; each takes at least `min_size` bytes,
     /// so a count the input cannot hold is refused before anything is allocated.
-    pub(crate) fn count(&mut self, what: &'static str, min_size: usize, mask: u32) -> Result<usize> {
+    pub(crate) fn count(
+        &mut self,
+        what: &'static str,
+        min_size: usize,
+        mask: u32,
+    ) -> Result<usize> {
         let at = self.read.pos();
         let raw = self.u32(what)?;
         let n = (raw & mask) as usize;
         if raw & mask > 0x7FFF_FFFF {
-            return Err(Error::at(ErrorKind::InvalidLength { len: raw.into(), what }, at));
+            return Err(Error::at(
+                ErrorKind::InvalidLength {
+                    len: raw.into(),
+                    what,
+                },
+                at,
+            ));
         }
         if let Some(rem) = self.read.remaining() {
             // More items than the bytes left can hold: the input ends inside them.
@@ -166,14 +177,25 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         let at = self.read.pos();
         let len = self.u32("a string length")?;
         if len > 0x7FFF_FFFF {
-            return Err(Error::at(ErrorKind::InvalidLength { len: len.into(), what: "a string" }, at));
+            return Err(Error::at(
+                ErrorKind::InvalidLength {
+                    len: len.into(),
+                    what: "a string",
+                },
+                at,
+            ));
         }
         let len = len as usize;
         let padded = (len + 3) & !3;
-        Ok(match self.read.read_bytes(padded, &mut self.scratch, "a string and its padding")? {
-            Reference::Borrowed(b) => Str::Borrowed(godot_utf8(&b[..len], at)?),
-            Reference::Copied(b) => Str::Copied(godot_utf8(&b[..len], at)?),
-        })
+        Ok(
+            match self
+                .read
+                .read_bytes(padded, &mut self.scratch, "a string and its padding")?
+            {
+                Reference::Borrowed(b) => Str::Borrowed(godot_utf8(&b[..len], at)?),
+                Reference::Copied(b) => Str::Copied(godot_utf8(&b[..len], at)?),
+            },
+        )
     }
 
     pub(crate) fn visit_str<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
@@ -183,7 +205,11 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         }
     }
 
-    pub(crate) fn bytes<'s>(&'s mut self, n: usize, what: &'static str) -> Result<Reference<'de, 's>> {
+    pub(crate) fn bytes<'s>(
+        &'s mut self,
+        n: usize,
+        what: &'static str,
+    ) -> Result<Reference<'de, 's>> {
         self.read.read_bytes(n, &mut self.scratch, what)
     }
 
@@ -218,10 +244,22 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             1 => {
                 let at = self.read.pos();
                 let id = self.u32("a typed container's element type")?;
-                let ty = self.cfg.dialect.type_of(id).ok_or_else(|| Error::at(ErrorKind::UnknownType(id), at))?;
-                ContainerType { kind, tag: ty as u32, name: String::new() }
+                let ty = self
+                    .cfg
+                    .dialect
+                    .type_of(id)
+                    .ok_or_else(|| Error::at(ErrorKind::UnknownType(id), at))?;
+                ContainerType {
+                    kind,
+                    tag: ty as u32,
+                    name: String::new(),
+                }
             }
-            _ => ContainerType { kind, tag: 0, name: self.str()?.to_owned() },
+            _ => ContainerType {
+                kind,
+                tag: 0,
+                name: self.str()?.to_owned(),
+            },
         })
     }
 
@@ -254,7 +292,11 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         };
         self.enter(n, h.at)?;
         let mut access = SeqAccess::new(self, n);
-        let v = if dict { visitor.visit_map(&mut access)? } else { visitor.visit_seq(&mut access)? };
+        let v = if dict {
+            visitor.visit_map(&mut access)?
+        } else {
+            visitor.visit_seq(&mut access)?
+        };
         access.finish()?;
         self.leave();
         Ok(v)
@@ -267,7 +309,12 @@ impl<'de, R: Read<'de>> Deserializer<R> {
 
     /// A pool array; a byte array goes to `visit_bytes` unless asked for element by
     /// element (`Vec<u8>` without `serde_bytes` wants a sequence).
-    fn pool<V: Visitor<'de>>(&mut self, h: Header, visitor: V, seq_bytes: bool) -> Result<V::Value> {
+    fn pool<V: Visitor<'de>>(
+        &mut self,
+        h: Header,
+        visitor: V,
+        seq_bytes: bool,
+    ) -> Result<V::Value> {
         let mut elem = match h.ty.pool_elem() {
             Some(e) => e,
             None => return Err(self.invalid(h, "a pool array")),
@@ -356,11 +403,22 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             }
             VariantType::Image => {
                 let mut words = [0u32; 4];
-                for (w, what) in words.iter_mut().zip(["Image format", "Image mipmaps", "Image width", "Image height"]) {
+                for (w, what) in words.iter_mut().zip([
+                    "Image format",
+                    "Image mipmaps",
+                    "Image width",
+                    "Image height",
+                ]) {
                     *w = self.u32(what)?;
                 }
                 if words[0] >= crate::types::IMAGE_FORMAT_MAX {
-                    return Err(Error::at(ErrorKind::InvalidLength { len: words[0].into(), what: "an Image format" }, h.at + 4));
+                    return Err(Error::at(
+                        ErrorKind::InvalidLength {
+                            len: words[0].into(),
+                            what: "an Image format",
+                        },
+                        h.at + 4,
+                    ));
                 }
                 let n = self.count("Image data length", 1, u32::MAX)?;
                 let data = self.bytes((n + 3) & !3, "Image data and padding")?[..n].to_vec();
@@ -379,7 +437,11 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             }
             ty => {
                 if let Some(n) = ty.float_count() {
-                    let elem = if self.wide(h) { PoolElem::Float64 } else { PoolElem::Float32 };
+                    let elem = if self.wide(h) {
+                        PoolElem::Float64
+                    } else {
+                        PoolElem::Float32
+                    };
                     self.fixed(elem, n, visitor)
                 } else if let Some(n) = ty.int_count() {
                     self.fixed(PoolElem::Int32, n, visitor)
@@ -455,11 +517,26 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
     }
 
     forward_to_any!(
-        deserialize_i8, deserialize_i16, deserialize_i32, deserialize_i64, deserialize_i128,
-        deserialize_u8, deserialize_u16, deserialize_u32, deserialize_u64, deserialize_u128,
-        deserialize_f32, deserialize_f64, deserialize_char, deserialize_str, deserialize_string,
-        deserialize_bytes, deserialize_byte_buf, deserialize_map,
-        deserialize_identifier, deserialize_ignored_any
+        deserialize_i8,
+        deserialize_i16,
+        deserialize_i32,
+        deserialize_i64,
+        deserialize_i128,
+        deserialize_u8,
+        deserialize_u16,
+        deserialize_u32,
+        deserialize_u64,
+        deserialize_u128,
+        deserialize_f32,
+        deserialize_f64,
+        deserialize_char,
+        deserialize_str,
+        deserialize_string,
+        deserialize_bytes,
+        deserialize_byte_buf,
+        deserialize_map,
+        deserialize_identifier,
+        deserialize_ignored_any
     );
 
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -469,7 +546,10 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
             VariantType::Int => match self.int(h)? {
                 0 => visitor.visit_bool(false),
                 1 => visitor.visit_bool(true),
-                v => Err(Error::at(ErrorKind::IntOutOfRange(v.into(), "a bool (0 or 1)"), h.at)),
+                v => Err(Error::at(
+                    ErrorKind::IntOutOfRange(v.into(), "a bool (0 or 1)"),
+                    h.at,
+                )),
             },
             _ => Err(self.invalid(h, "a bool")),
         }
@@ -493,11 +573,19 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         }
     }
 
-    fn deserialize_unit_struct<V: Visitor<'de>>(self, _name: &'static str, visitor: V) -> Result<V::Value> {
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
         self.deserialize_unit(visitor)
     }
 
-    fn deserialize_newtype_struct<V: Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value> {
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
         if !name.starts_with('$') {
             return visitor.visit_newtype_struct(self);
         }
@@ -514,13 +602,21 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         } else {
             match marker::marker_type(name) {
                 Some(VariantType::Rid) if h.ty == VariantType::Rid => {
-                    let id = if self.cfg.dialect == Dialect::Godot4 { self.u64("an RID")? } else { 0 };
+                    let id = if self.cfg.dialect == Dialect::Godot4 {
+                        self.u64("an RID")?
+                    } else {
+                        0
+                    };
                     visitor.visit_u64(id)
                 }
-                Some(VariantType::StringName) if matches!(h.ty, VariantType::StringName | VariantType::String) => {
+                Some(VariantType::StringName)
+                    if matches!(h.ty, VariantType::StringName | VariantType::String) =>
+                {
                     self.visit_str(visitor)
                 }
-                Some(VariantType::Callable) if h.ty == VariantType::Callable => visitor.visit_unit(),
+                Some(VariantType::Callable) if h.ty == VariantType::Callable => {
+                    visitor.visit_unit()
+                }
                 Some(ty) if ty.pool_elem().is_some() => match h.ty {
                     t if t == ty => self.pool(h, visitor, false),
                     VariantType::Array => self.seq(h, visitor),
@@ -552,7 +648,11 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         let at = self.value_start();
         let h = self.header()?;
         let result = if name == marker::TYPED_ARRAY || name == marker::TYPED_DICTIONARY {
-            let want = if name == marker::TYPED_ARRAY { VariantType::Array } else { VariantType::Dictionary };
+            let want = if name == marker::TYPED_ARRAY {
+                VariantType::Array
+            } else {
+                VariantType::Dictionary
+            };
             if h.ty != want {
                 Err(self.invalid(h, want.name()))
             } else {
@@ -590,7 +690,10 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
                     if h.ty == ty
                         && (ty.float_count().is_some()
                             || ty.int_count().is_some()
-                            || matches!(ty, VariantType::Signal | VariantType::Image | VariantType::InputEvent)) =>
+                            || matches!(
+                                ty,
+                                VariantType::Signal | VariantType::Image | VariantType::InputEvent
+                            )) =>
                 {
                     self.any(h, visitor, false)
                 }
@@ -627,8 +730,9 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
             },
             VariantType::Int => {
                 let i = self.int(h)?;
-                let i = u32::try_from(i)
-                    .map_err(|_| Error::at(ErrorKind::IntOutOfRange(i.into(), "a variant index"), h.at))?;
+                let i = u32::try_from(i).map_err(|_| {
+                    Error::at(ErrorKind::IntOutOfRange(i.into(), "a variant index"), h.at)
+                })?;
                 visitor.visit_enum(de::value::U32Deserializer::new(i))
             }
             VariantType::Dictionary => {
@@ -636,7 +740,10 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
                 let n = self.count("a Dictionary count", 8, 0x7FFF_FFFF)?;
                 if n != 1 {
                     return Err(Error::at(
-                        ErrorKind::InvalidLength { len: n as u64, what: "an enum (a Dictionary of one entry)" },
+                        ErrorKind::InvalidLength {
+                            len: n as u64,
+                            what: "an enum (a Dictionary of one entry)",
+                        },
                         h.at,
                     ));
                 }

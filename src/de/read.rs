@@ -148,7 +148,9 @@ impl<'de, R: io::Read> Read<'de> for IoRead<R> {
     }
 
     fn read_exact(&mut self, buf: &mut [u8], what: &'static str) -> Result<()> {
-        self.inner.read_exact(buf).map_err(|e| io_err(e, what, self.pos))?;
+        self.inner
+            .read_exact(buf)
+            .map_err(|e| io_err(e, what, self.pos))?;
         self.pos += buf.len();
         Ok(())
     }

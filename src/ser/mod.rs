@@ -9,7 +9,9 @@ use crate::dialect::{Dialect, VariantType, FLAG_64};
 use crate::error::{Error, ErrorKind, Result};
 use crate::marker;
 
-use payload::{check_godot_str, put_str, Capture, Elem, ElemSerializer, FieldsCompound, Layout, PoolSerializer};
+use payload::{
+    check_godot_str, put_str, Capture, Elem, ElemSerializer, FieldsCompound, Layout, PoolSerializer,
+};
 
 /// Serializes values into Godot's binary Variant encoding.
 ///
@@ -66,7 +68,10 @@ impl<'a> Serializer<'a> {
             self.header(VariantType::Int, 0)?;
             self.out.extend_from_slice(&small.to_le_bytes());
         } else if self.cfg.dialect == Dialect::Godot2 {
-            return Err(Error::new(ErrorKind::IntOutOfRange(v.into(), "a Godot 2 int (i32)")));
+            return Err(Error::new(ErrorKind::IntOutOfRange(
+                v.into(),
+                "a Godot 2 int (i32)",
+            )));
         } else {
             self.header(VariantType::Int, FLAG_64)?;
             self.out.extend_from_slice(&v.to_le_bytes());
@@ -249,7 +254,12 @@ impl<'a, 'b> ser::Serializer for &'a mut Serializer<'b> {
         self.header(VariantType::Nil, 0)
     }
 
-    fn serialize_unit_variant(self, _name: &'static str, _i: u32, variant: &'static str) -> Result<()> {
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        _i: u32,
+        variant: &'static str,
+    ) -> Result<()> {
         self.str_value(variant)
     }
 
@@ -305,18 +315,26 @@ impl<'a, 'b> ser::Serializer for &'a mut Serializer<'b> {
                 match ty {
                     VariantType::NodePath => {
                         self.header(ty, 0)?;
-                        return Ok(TupleStruct::NodePath(payload::NodePathCompound::new(self.out)));
+                        return Ok(TupleStruct::NodePath(payload::NodePathCompound::new(
+                            self.out,
+                        )));
                     }
                     VariantType::Signal => Layout::Signal,
                     VariantType::Image => Layout::Image,
                     VariantType::InputEvent => Layout::InputEvent,
-                    _ => return Err(ser::Error::custom(format_args!("{ty} is not a tuple marker"))),
+                    _ => {
+                        return Err(ser::Error::custom(format_args!(
+                            "{ty} is not a tuple marker"
+                        )))
+                    }
                 }
             };
             if !matches!(layout, Layout::Uniform(..)) {
                 self.header(ty, 0)?;
             }
-            return Ok(TupleStruct::Fields(FieldsCompound::new(self.out, layout, len)?));
+            return Ok(TupleStruct::Fields(FieldsCompound::new(
+                self.out, layout, len,
+            )?));
         }
         match name {
             marker::OBJECT => {
@@ -331,10 +349,19 @@ impl<'a, 'b> ser::Serializer for &'a mut Serializer<'b> {
                         self.cfg.dialect
                     ))));
                 }
-                let ty = if name == marker::TYPED_ARRAY { VariantType::Array } else { VariantType::Dictionary };
+                let ty = if name == marker::TYPED_ARRAY {
+                    VariantType::Array
+                } else {
+                    VariantType::Dictionary
+                };
                 let at = self.out.len();
                 self.header(ty, 0)?;
-                Ok(TupleStruct::Typed(Typed { ser: self, at, ty, captured: Vec::new() }))
+                Ok(TupleStruct::Typed(Typed {
+                    ser: self,
+                    at,
+                    ty,
+                    captured: Vec::new(),
+                }))
             }
             _ => Ok(TupleStruct::Array(self.serialize_seq(Some(len))?)),
         }
@@ -386,7 +413,9 @@ impl Serializer<'_> {
             .iter()
             .find(|t| t.name_in(g4) == element)
             .and_then(|t| g4.id_of(*t))
-            .ok_or_else(|| <Error as ser::Error>::custom(format_args!("Array[{element}] has no Godot 4 type")))?;
+            .ok_or_else(|| {
+                <Error as ser::Error>::custom(format_args!("Array[{element}] has no Godot 4 type"))
+            })?;
         if self.cfg.dialect != g4 {
             return Err(Error::new(ErrorKind::Unrepresentable(format!(
                 "Array[{element}]: typed arrays need Godot 4, not {:?}",
@@ -482,17 +511,29 @@ impl Typed<'_, '_> {
                 1 => {
                     let ty = VariantType::from_tag(tag as u32)
                         .and_then(|t| self.ser.cfg.dialect.id_of(t))
-                        .ok_or_else(|| <Error as ser::Error>::custom(format_args!("element type tag {tag} is not a Godot 4 type")))?;
+                        .ok_or_else(|| {
+                            <Error as ser::Error>::custom(format_args!(
+                                "element type tag {tag} is not a Godot 4 type"
+                            ))
+                        })?;
                     put_u32(&mut info, ty);
                 }
                 2 | 3 => {
                     check_godot_str(&name)?;
                     put_str(&mut info, &name);
                 }
-                k => return Err(<Error as ser::Error>::custom(format_args!("container kind {k} does not exist"))),
+                k => {
+                    return Err(<Error as ser::Error>::custom(format_args!(
+                        "container kind {k} does not exist"
+                    )))
+                }
             }
         }
-        let header = u32::from_le_bytes(self.ser.out[self.at..self.at + 4].try_into().unwrap_or_default());
+        let header = u32::from_le_bytes(
+            self.ser.out[self.at..self.at + 4]
+                .try_into()
+                .unwrap_or_default(),
+        );
         self.ser.out[self.at..self.at + 4].copy_from_slice(&(header | flags).to_le_bytes());
         self.ser.out.extend_from_slice(&info);
         self.ser.bare = Some(self.ty);
@@ -586,7 +627,11 @@ impl ser::SerializeMap for Compound<'_, '_> {
 impl ser::SerializeStruct for Compound<'_, '_> {
     type Ok = ();
     type Error = Error;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
+    fn serialize_field<T: ?Sized + Serialize>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<()> {
         self.ser.child()?;
         self.count += 1;
         self.ser.str_value(key)?;
@@ -600,7 +645,11 @@ impl ser::SerializeStruct for Compound<'_, '_> {
 impl ser::SerializeStructVariant for Compound<'_, '_> {
     type Ok = ();
     type Error = Error;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
+    fn serialize_field<T: ?Sized + Serialize>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<()> {
         ser::SerializeStruct::serialize_field(self, key, value)
     }
     fn end(self) -> Result<()> {
@@ -639,7 +688,9 @@ impl ser::SerializeTupleStruct for TupleStruct<'_, '_> {
                 match *field {
                     1 => value.serialize(ElemSerializer::new(ser.out, Elem::Str)),
                     2 => value.serialize(payload::PropsSerializer(ser)),
-                    _ => Err(ser::Error::custom("an Object marker takes (class, properties)")),
+                    _ => Err(ser::Error::custom(
+                        "an Object marker takes (class, properties)",
+                    )),
                 }
             }
         }
@@ -651,14 +702,18 @@ impl ser::SerializeTupleStruct for TupleStruct<'_, '_> {
             TupleStruct::Fields(c) => c.finish(),
             TupleStruct::Typed(t) => {
                 if !t.captured.is_empty() || t.ser.bare.is_some() {
-                    return Err(ser::Error::custom("a typed container marker needs its element type and items"));
+                    return Err(ser::Error::custom(
+                        "a typed container marker needs its element type and items",
+                    ));
                 }
                 Ok(())
             }
             TupleStruct::NodePath(c) => c.finish(),
             TupleStruct::Object(ser, field) => {
                 if field != 2 {
-                    return Err(ser::Error::custom("an Object marker takes (class, properties)"));
+                    return Err(ser::Error::custom(
+                        "an Object marker takes (class, properties)",
+                    ));
                 }
                 ser.depth -= 1;
                 Ok(())

@@ -131,7 +131,8 @@ impl<'a> ElemSerializer<'a> {
     fn int(self, v: i128) -> Result<()> {
         match self.elem {
             Elem::I32 => {
-                let v = i32::try_from(v).map_err(|_| range_err(v, "an int32 (PoolIntArray element, integer vector)"))?;
+                let v = i32::try_from(v)
+                    .map_err(|_| range_err(v, "an int32 (PoolIntArray element, integer vector)"))?;
                 self.out.extend_from_slice(&v.to_le_bytes());
             }
             Elem::I64 => {
@@ -143,7 +144,8 @@ impl<'a> ElemSerializer<'a> {
                 self.out.extend_from_slice(&v.to_le_bytes());
             }
             Elem::U8 => {
-                let v = u8::try_from(v).map_err(|_| range_err(v, "a PoolByteArray element (u8)"))?;
+                let v =
+                    u8::try_from(v).map_err(|_| range_err(v, "a PoolByteArray element (u8)"))?;
                 self.out.push(v);
             }
             Elem::U64 => {
@@ -181,7 +183,9 @@ impl<'a> ElemSerializer<'a> {
 
     fn reals(self, len: usize) -> Result<FieldsCompound<'a>> {
         match self.elem {
-            Elem::Reals(n, wide) => FieldsCompound::new(self.out, Layout::Uniform(real(wide), n), len),
+            Elem::Reals(n, wide) => {
+                FieldsCompound::new(self.out, Layout::Uniform(real(wide), n), len)
+            }
             e => Err(wrong(e.name(), "a sequence")),
         }
     }
@@ -271,7 +275,11 @@ impl<'a> ser::Serializer for ElemSerializer<'a> {
     fn serialize_unit_variant(self, _n: &'static str, _i: u32, _v: &'static str) -> Result<()> {
         Err(wrong(self.elem.name(), "an enum"))
     }
-    fn serialize_newtype_struct<T: ?Sized + Serialize>(self, _n: &'static str, v: &T) -> Result<()> {
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        _n: &'static str,
+        v: &T,
+    ) -> Result<()> {
         v.serialize(self)
     }
     fn serialize_newtype_variant<T: ?Sized + Serialize>(
@@ -367,9 +375,17 @@ pub struct FieldsCompound<'a> {
 impl<'a> FieldsCompound<'a> {
     pub(crate) fn new(out: &'a mut Vec<u8>, layout: Layout, len: usize) -> Result<Self> {
         if !layout.accepts(len) {
-            return Err(wrong("a fixed number of fields", "a sequence of another length"));
+            return Err(wrong(
+                "a fixed number of fields",
+                "a sequence of another length",
+            ));
         }
-        Ok(FieldsCompound { out, layout, index: 0, len })
+        Ok(FieldsCompound {
+            out,
+            layout,
+            index: 0,
+            len,
+        })
     }
 
     pub(crate) fn field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
@@ -407,7 +423,11 @@ macro_rules! fields_compound {
         })*
     };
 }
-fields_compound!(SerializeSeq::serialize_element, SerializeTuple::serialize_element, SerializeTupleStruct::serialize_field);
+fields_compound!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field
+);
 
 /// The payload of a pool array marker: a sequence (or bytes) of elements.
 pub(crate) struct PoolSerializer<'a> {
@@ -518,7 +538,11 @@ impl<'a> ser::Serializer for PoolSerializer<'a> {
     fn serialize_some<T: ?Sized + Serialize>(self, _v: &T) -> Result<()> {
         Err(self.bad("Some"))
     }
-    fn serialize_newtype_struct<T: ?Sized + Serialize>(self, _n: &'static str, v: &T) -> Result<()> {
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        _n: &'static str,
+        v: &T,
+    ) -> Result<()> {
         v.serialize(self)
     }
     fn serialize_newtype_variant<T: ?Sized + Serialize>(
@@ -588,17 +612,27 @@ impl<'a> NodePathCompound<'a> {
                 let at = self.at + 4 * (self.field - 2);
                 // Names, then subnames: the order the fields arrive in is the wire order.
                 let n = value.serialize(NameList(self.out))?;
-                let word = if self.field == 2 { n as u32 | 0x8000_0000 } else { n as u32 };
+                let word = if self.field == 2 {
+                    n as u32 | 0x8000_0000
+                } else {
+                    n as u32
+                };
                 self.out[at..at + 4].copy_from_slice(&word.to_le_bytes());
                 Ok(())
             }
-            _ => Err(wrong("NodePath (absolute, names, subnames)", "too many fields")),
+            _ => Err(wrong(
+                "NodePath (absolute, names, subnames)",
+                "too many fields",
+            )),
         }
     }
 
     pub(crate) fn finish(self) -> Result<()> {
         if self.field != 3 {
-            return Err(wrong("NodePath (absolute, names, subnames)", "too few fields"));
+            return Err(wrong(
+                "NodePath (absolute, names, subnames)",
+                "too few fields",
+            ));
         }
         Ok(())
     }
@@ -654,7 +688,11 @@ impl<'a> ser::Serializer for NameList<'a> {
     fn serialize_some<T: ?Sized + Serialize>(self, _v: &T) -> Result<usize> {
         Err(self.bad("Some"))
     }
-    fn serialize_newtype_struct<T: ?Sized + Serialize>(self, _n: &'static str, v: &T) -> Result<usize> {
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        _n: &'static str,
+        v: &T,
+    ) -> Result<usize> {
         v.serialize(self)
     }
     fn serialize_newtype_variant<T: ?Sized + Serialize>(
@@ -667,12 +705,19 @@ impl<'a> ser::Serializer for NameList<'a> {
         Err(self.bad("an enum"))
     }
     fn serialize_seq(self, _len: Option<usize>) -> Result<NameSeq<'a>> {
-        Ok(NameSeq { out: self.0, count: 0 })
+        Ok(NameSeq {
+            out: self.0,
+            count: 0,
+        })
     }
     fn serialize_tuple(self, _len: usize) -> Result<Impossible<usize, Error>> {
         Err(self.bad("a tuple"))
     }
-    fn serialize_tuple_struct(self, _n: &'static str, _l: usize) -> Result<Impossible<usize, Error>> {
+    fn serialize_tuple_struct(
+        self,
+        _n: &'static str,
+        _l: usize,
+    ) -> Result<Impossible<usize, Error>> {
         Err(self.bad("a tuple struct"))
     }
     fn serialize_tuple_variant(
@@ -753,7 +798,11 @@ impl<'s, 'b> ser::Serializer for PropsSerializer<'s, 'b> {
     fn serialize_some<T: ?Sized + Serialize>(self, _v: &T) -> Result<()> {
         Err(self.bad("Some"))
     }
-    fn serialize_newtype_struct<T: ?Sized + Serialize>(self, _n: &'static str, v: &T) -> Result<()> {
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        _n: &'static str,
+        v: &T,
+    ) -> Result<()> {
         v.serialize(self)
     }
     fn serialize_newtype_variant<T: ?Sized + Serialize>(
@@ -786,7 +835,11 @@ impl<'s, 'b> ser::Serializer for PropsSerializer<'s, 'b> {
     fn serialize_map(self, _l: Option<usize>) -> Result<PropsMap<'s, 'b>> {
         let at = self.0.out.len();
         put_u32(self.0.out, 0);
-        Ok(PropsMap { ser: self.0, at, count: 0 })
+        Ok(PropsMap {
+            ser: self.0,
+            at,
+            count: 0,
+        })
     }
     fn serialize_struct(self, _n: &'static str, _l: usize) -> Result<Impossible<(), Error>> {
         Err(self.bad("a struct"))
@@ -861,7 +914,11 @@ impl ser::Serializer for Capture {
     fn serialize_some<T: ?Sized + Serialize>(self, _v: &T) -> Result<Captured> {
         Err(self.bad("Some"))
     }
-    fn serialize_newtype_struct<T: ?Sized + Serialize>(self, _n: &'static str, v: &T) -> Result<Captured> {
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        _n: &'static str,
+        v: &T,
+    ) -> Result<Captured> {
         v.serialize(self)
     }
     fn serialize_newtype_variant<T: ?Sized + Serialize>(
@@ -879,7 +936,11 @@ impl ser::Serializer for Capture {
     fn serialize_tuple(self, _len: usize) -> Result<Impossible<Captured, Error>> {
         Err(self.bad("a tuple"))
     }
-    fn serialize_tuple_struct(self, _n: &'static str, _l: usize) -> Result<Impossible<Captured, Error>> {
+    fn serialize_tuple_struct(
+        self,
+        _n: &'static str,
+        _l: usize,
+    ) -> Result<Impossible<Captured, Error>> {
         Err(self.bad("a tuple struct"))
     }
     fn serialize_tuple_variant(

@@ -46,13 +46,22 @@ impl<'de> Deserialize<'de> for Image {
                 f.write_str("an Image")
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Image, A::Error> {
-                let mut next = |i| seq.next_element::<u32>()?.ok_or_else(|| de::Error::invalid_length(i, &self));
+                let mut next = |i| {
+                    seq.next_element::<u32>()?
+                        .ok_or_else(|| de::Error::invalid_length(i, &self))
+                };
                 let (format, mipmaps, width, height) = (next(0)?, next(1)?, next(2)?, next(3)?);
                 let data = seq
                     .next_element::<serde_bytes::ByteBuf>()?
                     .ok_or_else(|| de::Error::invalid_length(4, &self))?
                     .into_vec();
-                Ok(Image { format, mipmaps, width, height, data })
+                Ok(Image {
+                    format,
+                    mipmaps,
+                    width,
+                    height,
+                    data,
+                })
             }
         }
         d.deserialize_tuple_struct(marker!("Image"), 5, V)
@@ -120,10 +129,15 @@ impl InputEventKind {
     pub(crate) fn words(&self) -> (u32, [u32; 2], usize) {
         match *self {
             InputEventKind::None => (0, [0, 0], 0),
-            InputEventKind::Key { modifiers, scancode } => (1, [modifiers, scancode], 2),
+            InputEventKind::Key {
+                modifiers,
+                scancode,
+            } => (1, [modifiers, scancode], 2),
             InputEventKind::MouseMotion => (2, [0, 0], 0),
             InputEventKind::MouseButton { button_index } => (3, [button_index, 0], 1),
-            InputEventKind::JoystickMotion { axis, axis_value } => (4, [axis, axis_value.to_bits()], 2),
+            InputEventKind::JoystickMotion { axis, axis_value } => {
+                (4, [axis, axis_value.to_bits()], 2)
+            }
             InputEventKind::JoystickButton { button_index } => (5, [button_index, 0], 1),
             InputEventKind::ScreenTouch { index } => (6, [index, 0], 1),
             InputEventKind::ScreenDrag => (7, [0, 0], 0),
@@ -144,10 +158,16 @@ impl InputEventKind {
     fn from_words(type_id: u32, w: [u32; 2]) -> Self {
         match type_id {
             0 => InputEventKind::None,
-            1 => InputEventKind::Key { modifiers: w[0], scancode: w[1] },
+            1 => InputEventKind::Key {
+                modifiers: w[0],
+                scancode: w[1],
+            },
             2 => InputEventKind::MouseMotion,
             3 => InputEventKind::MouseButton { button_index: w[0] },
-            4 => InputEventKind::JoystickMotion { axis: w[0], axis_value: f32::from_bits(w[1]) },
+            4 => InputEventKind::JoystickMotion {
+                axis: w[0],
+                axis_value: f32::from_bits(w[1]),
+            },
             5 => InputEventKind::JoystickButton { button_index: w[0] },
             6 => InputEventKind::ScreenTouch { index: w[0] },
             7 => InputEventKind::ScreenDrag,
@@ -189,13 +209,26 @@ impl<'de> Deserialize<'de> for InputEvent {
                 f.write_str("an InputEvent")
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<InputEvent, A::Error> {
-                let ty: u32 = seq.next_element()?.ok_or_else(|| de::Error::invalid_length(0, &self))?;
-                let device = seq.next_element()?.ok_or_else(|| de::Error::invalid_length(1, &self))?;
+                let ty: u32 = seq
+                    .next_element()?
+                    .ok_or_else(|| de::Error::invalid_length(0, &self))?;
+                let device = seq
+                    .next_element()?
+                    .ok_or_else(|| de::Error::invalid_length(1, &self))?;
                 let mut w = [0u32; 2];
-                for (i, slot) in w.iter_mut().take(InputEventKind::extra_words(ty)).enumerate() {
-                    *slot = seq.next_element()?.ok_or_else(|| de::Error::invalid_length(2 + i, &self))?;
+                for (i, slot) in w
+                    .iter_mut()
+                    .take(InputEventKind::extra_words(ty))
+                    .enumerate()
+                {
+                    *slot = seq
+                        .next_element()?
+                        .ok_or_else(|| de::Error::invalid_length(2 + i, &self))?;
                 }
-                Ok(InputEvent { device, kind: InputEventKind::from_words(ty, w) })
+                Ok(InputEvent {
+                    device,
+                    kind: InputEventKind::from_words(ty, w),
+                })
             }
         }
         d.deserialize_tuple_struct(marker!("InputEvent"), 4, V)

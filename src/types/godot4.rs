@@ -36,7 +36,9 @@ impl<'de, T: Ints> Visitor<'de> for IntsVisitor<T> {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<T, A::Error> {
         let mut buf = [0i32; 4];
         for (i, slot) in buf[..T::N].iter_mut().enumerate() {
-            *slot = seq.next_element()?.ok_or_else(|| de::Error::invalid_length(i, &self))?;
+            *slot = seq
+                .next_element()?
+                .ok_or_else(|| de::Error::invalid_length(i, &self))?;
         }
         if seq.next_element::<de::IgnoredAny>()?.is_some() {
             return Err(de::Error::invalid_length(T::N + 1, &self));
@@ -89,9 +91,27 @@ macro_rules! int_type {
     };
 }
 
-int_type!(Vector2i, "Vector2i", 2, [x, y], "`Vector2i(x, y)` (Godot 4).");
-int_type!(Vector3i, "Vector3i", 3, [x, y, z], "`Vector3i(x, y, z)` (Godot 4).");
-int_type!(Vector4i, "Vector4i", 4, [x, y, z, w], "`Vector4i(x, y, z, w)` (Godot 4).");
+int_type!(
+    Vector2i,
+    "Vector2i",
+    2,
+    [x, y],
+    "`Vector2i(x, y)` (Godot 4)."
+);
+int_type!(
+    Vector3i,
+    "Vector3i",
+    3,
+    [x, y, z],
+    "`Vector3i(x, y, z)` (Godot 4)."
+);
+int_type!(
+    Vector4i,
+    "Vector4i",
+    4,
+    [x, y, z, w],
+    "`Vector4i(x, y, z, w)` (Godot 4)."
+);
 
 /// `Rect2i(position, size)` (Godot 4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -256,7 +276,10 @@ impl<'de> Deserialize<'de> for StringName {
             fn visit_string<E: de::Error>(self, v: String) -> Result<StringName, E> {
                 Ok(StringName(v))
             }
-            fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<StringName, D::Error> {
+            fn visit_newtype_struct<D: Deserializer<'de>>(
+                self,
+                d: D,
+            ) -> Result<StringName, D::Error> {
                 String::deserialize(d).map(StringName)
             }
         }
@@ -286,7 +309,10 @@ impl<'de> Deserialize<'de> for Callable {
             fn visit_unit<E: de::Error>(self) -> Result<Callable, E> {
                 Ok(Callable)
             }
-            fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Callable, D::Error> {
+            fn visit_newtype_struct<D: Deserializer<'de>>(
+                self,
+                d: D,
+            ) -> Result<Callable, D::Error> {
                 <()>::deserialize(d).map(|_| Callable)
             }
         }
@@ -321,8 +347,12 @@ impl<'de> Deserialize<'de> for Signal {
                 f.write_str("a Signal (name, object id)")
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Signal, A::Error> {
-                let name = seq.next_element()?.ok_or_else(|| de::Error::invalid_length(0, &self))?;
-                let object = seq.next_element()?.ok_or_else(|| de::Error::invalid_length(1, &self))?;
+                let name = seq
+                    .next_element()?
+                    .ok_or_else(|| de::Error::invalid_length(0, &self))?;
+                let object = seq
+                    .next_element()?
+                    .ok_or_else(|| de::Error::invalid_length(1, &self))?;
                 Ok(Signal { name, object })
             }
         }

@@ -7,7 +7,6 @@ use std::marker::PhantomData;
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::ser::{SerializeTupleStruct, Serializer};
 
-
 /// A math type with a fixed number of `f32` on the wire, in wire order.
 pub(crate) trait Floats: Sized {
     const N: usize;
@@ -228,7 +227,11 @@ impl Transform2D {
     }
 
     /// The identity transform.
-    pub const IDENTITY: Transform2D = Transform2D::new(Vector2::new(1.0, 0.0), Vector2::new(0.0, 1.0), Vector2::new(0.0, 0.0));
+    pub const IDENTITY: Transform2D = Transform2D::new(
+        Vector2::new(1.0, 0.0),
+        Vector2::new(0.0, 1.0),
+        Vector2::new(0.0, 0.0),
+    );
 }
 
 impl Plane {
@@ -328,8 +331,20 @@ impl Default for Color {
     }
 }
 
-math_type!(Vector2, "Vector2", 2, |s, o| { o.copy_from_slice(&[s.x, s.y]) }, |v| Vector2::new(v[0], v[1]));
-math_type!(Vector3, "Vector3", 3, |s, o| { o.copy_from_slice(&[s.x, s.y, s.z]) }, |v| Vector3::new(v[0], v[1], v[2]));
+math_type!(
+    Vector2,
+    "Vector2",
+    2,
+    |s, o| { o.copy_from_slice(&[s.x, s.y]) },
+    |v| Vector2::new(v[0], v[1])
+);
+math_type!(
+    Vector3,
+    "Vector3",
+    3,
+    |s, o| { o.copy_from_slice(&[s.x, s.y, s.z]) },
+    |v| Vector3::new(v[0], v[1], v[2])
+);
 math_type!(
     Rect2,
     "Rect2",
@@ -342,7 +357,11 @@ math_type!(
     "Transform2D",
     6,
     |s, o| { o.copy_from_slice(&[s.x.x, s.x.y, s.y.x, s.y.y, s.origin.x, s.origin.y]) },
-    |v| Transform2D::new(Vector2::new(v[0], v[1]), Vector2::new(v[2], v[3]), Vector2::new(v[4], v[5]))
+    |v| Transform2D::new(
+        Vector2::new(v[0], v[1]),
+        Vector2::new(v[2], v[3]),
+        Vector2::new(v[4], v[5])
+    )
 );
 math_type!(
     Plane,
@@ -351,13 +370,31 @@ math_type!(
     |s, o| { o.copy_from_slice(&[s.normal.x, s.normal.y, s.normal.z, s.d]) },
     |v| Plane::new(v[0], v[1], v[2], v[3])
 );
-math_type!(Quat, "Quat", 4, |s, o| { o.copy_from_slice(&[s.x, s.y, s.z, s.w]) }, |v| Quat::new(v[0], v[1], v[2], v[3]));
+math_type!(
+    Quat,
+    "Quat",
+    4,
+    |s, o| { o.copy_from_slice(&[s.x, s.y, s.z, s.w]) },
+    |v| Quat::new(v[0], v[1], v[2], v[3])
+);
 math_type!(
     Aabb,
     "AABB",
     6,
-    |s, o| { o.copy_from_slice(&[s.position.x, s.position.y, s.position.z, s.size.x, s.size.y, s.size.z]) },
-    |v| Aabb::new(Vector3::new(v[0], v[1], v[2]), Vector3::new(v[3], v[4], v[5]))
+    |s, o| {
+        o.copy_from_slice(&[
+            s.position.x,
+            s.position.y,
+            s.position.z,
+            s.size.x,
+            s.size.y,
+            s.size.z,
+        ])
+    },
+    |v| Aabb::new(
+        Vector3::new(v[0], v[1], v[2]),
+        Vector3::new(v[3], v[4], v[5])
+    )
 );
 math_type!(
     Basis,
@@ -365,7 +402,9 @@ math_type!(
     9,
     |s, o| {
         let r = s.rows();
-        o.copy_from_slice(&[r[0][0], r[0][1], r[0][2], r[1][0], r[1][1], r[1][2], r[2][0], r[2][1], r[2][2]])
+        o.copy_from_slice(&[
+            r[0][0], r[0][1], r[0][2], r[1][0], r[1][1], r[1][2], r[2][0], r[2][1], r[2][2],
+        ])
     },
     |v| Basis::from_rows([[v[0], v[1], v[2]], [v[3], v[4], v[5]], [v[6], v[7], v[8]]])
 );
@@ -379,4 +418,10 @@ math_type!(
     },
     |v| Transform::new(Basis::read(&v[..9]), Vector3::new(v[9], v[10], v[11]))
 );
-math_type!(Color, "Color", 4, |s, o| { o.copy_from_slice(&[s.r, s.g, s.b, s.a]) }, |v| Color::new(v[0], v[1], v[2], v[3]));
+math_type!(
+    Color,
+    "Color",
+    4,
+    |s, o| { o.copy_from_slice(&[s.r, s.g, s.b, s.a]) },
+    |v| Color::new(v[0], v[1], v[2], v[3])
+);

@@ -11,13 +11,15 @@ pub mod typed;
 pub(crate) use godot2::IMAGE_FORMAT_MAX;
 pub use godot2::{Image, InputEvent, InputEventKind};
 pub(crate) use godot4::Ints;
-pub use godot4::{Callable, Projection, Rect2i, Signal, StringName, Vector2i, Vector3i, Vector4, Vector4i};
+pub use godot4::{
+    Callable, Projection, Rect2i, Signal, StringName, Vector2i, Vector3i, Vector4, Vector4i,
+};
 pub(crate) use math::Floats;
 pub use math::{Aabb, Basis, Color, Plane, Quat, Rect2, Transform, Transform2D, Vector2, Vector3};
 pub use node_path::NodePath;
 pub use pool::{
-    PackedFloat64Array, PackedInt64Array, PackedVector4Array, PoolByteArray, PoolColorArray, PoolIntArray,
-    PoolRealArray, PoolStringArray, PoolVector2Array, PoolVector3Array,
+    PackedFloat64Array, PackedInt64Array, PackedVector4Array, PoolByteArray, PoolColorArray,
+    PoolIntArray, PoolRealArray, PoolStringArray, PoolVector2Array, PoolVector3Array,
 };
 pub use rid::Rid;
 

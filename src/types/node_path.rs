@@ -154,9 +154,15 @@ impl<'de> Visitor<'de> for NodePathVisitor {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<NodePath, A::Error> {
-        let absolute = seq.next_element()?.ok_or_else(|| de::Error::invalid_length(0, &self))?;
-        let names = seq.next_element()?.ok_or_else(|| de::Error::invalid_length(1, &self))?;
-        let subnames = seq.next_element()?.ok_or_else(|| de::Error::invalid_length(2, &self))?;
+        let absolute = seq
+            .next_element()?
+            .ok_or_else(|| de::Error::invalid_length(0, &self))?;
+        let names = seq
+            .next_element()?
+            .ok_or_else(|| de::Error::invalid_length(1, &self))?;
+        let subnames = seq
+            .next_element()?
+            .ok_or_else(|| de::Error::invalid_length(2, &self))?;
         Ok(NodePath::from_parts(absolute, names, subnames))
     }
 }

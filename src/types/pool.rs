@@ -56,12 +56,17 @@ macro_rules! pool_module {
             pub(crate) const MARKER: &str = crate::marker::marker!($godot);
 
             /// Writes any sequence as this pool array.
-            pub fn serialize<T: ?Sized + Serialize, S: Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
+            pub fn serialize<T: ?Sized + Serialize, S: Serializer>(
+                v: &T,
+                s: S,
+            ) -> Result<S::Ok, S::Error> {
                 s.serialize_newtype_struct(MARKER, v)
             }
 
             /// Reads this pool array (or an Array of the same elements) into any sequence type.
-            pub fn deserialize<'de, T: Deserialize<'de>, D: Deserializer<'de>>(d: D) -> Result<T, D::Error> {
+            pub fn deserialize<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
+                d: D,
+            ) -> Result<T, D::Error> {
                 d.deserialize_newtype_struct(MARKER, Pass(PhantomData))
             }
         }
@@ -71,16 +76,39 @@ macro_rules! pool_module {
 pool_module!(int, "PoolIntArray", i32, "`PoolIntArray` (`PackedInt32Array`): `#[serde(with = \"godot_bin::pool::int\")]` on a `Vec<i32>`.");
 pool_module!(real, "PoolRealArray", f32, "`PoolRealArray` (`PackedFloat32Array`): `#[serde(with = \"godot_bin::pool::real\")]` on a `Vec<f32>`.");
 pool_module!(string, "PoolStringArray", String, "`PoolStringArray` (`PackedStringArray`): `#[serde(with = \"godot_bin::pool::string\")]` on a `Vec<String>`, or with `#[serde(borrow)]` on a `Vec<&str>` (zero-copy).");
-pool_module!(vector2, "PoolVector2Array", Vector2, "`PoolVector2Array`: `#[serde(with = \"godot_bin::pool::vector2\")]` on a `Vec<Vector2>`.");
-pool_module!(vector3, "PoolVector3Array", Vector3, "`PoolVector3Array`: `#[serde(with = \"godot_bin::pool::vector3\")]` on a `Vec<Vector3>`.");
-pool_module!(color, "PoolColorArray", Color, "`PoolColorArray`: `#[serde(with = \"godot_bin::pool::color\")]` on a `Vec<Color>`.");
+pool_module!(
+    vector2,
+    "PoolVector2Array",
+    Vector2,
+    "`PoolVector2Array`: `#[serde(with = \"godot_bin::pool::vector2\")]` on a `Vec<Vector2>`."
+);
+pool_module!(
+    vector3,
+    "PoolVector3Array",
+    Vector3,
+    "`PoolVector3Array`: `#[serde(with = \"godot_bin::pool::vector3\")]` on a `Vec<Vector3>`."
+);
+pool_module!(
+    color,
+    "PoolColorArray",
+    Color,
+    "`PoolColorArray`: `#[serde(with = \"godot_bin::pool::color\")]` on a `Vec<Color>`."
+);
 
-pool_module!(int64, "PackedInt64Array", i64, "`PackedInt64Array` (Godot 4): `#[serde(with = \"godot_bin::pool::int64\")]` on a `Vec<i64>`.");
+pool_module!(
+    int64,
+    "PackedInt64Array",
+    i64,
+    "`PackedInt64Array` (Godot 4): `#[serde(with = \"godot_bin::pool::int64\")]` on a `Vec<i64>`."
+);
 pool_module!(float64, "PackedFloat64Array", f64, "`PackedFloat64Array` (Godot 4): `#[serde(with = \"godot_bin::pool::float64\")]` on a `Vec<f64>`.");
 pool_module!(vector4, "PackedVector4Array", Vector4, "`PackedVector4Array` (Godot 4.3+): `#[serde(with = \"godot_bin::pool::vector4\")]` on a `Vec<Vector4>`.");
 
 /// Godot 4 names for the same modules.
-pub use self::{byte as packed_byte, color as packed_color, int as int32, real as float32, string as packed_string};
+pub use self::{
+    byte as packed_byte, color as packed_color, int as int32, real as float32,
+    string as packed_string,
+};
 
 /// `PoolByteArray` (`PackedByteArray`): `#[serde(with = "godot_bin::pool::byte")]` on a
 /// `Vec<u8>`, `&[u8]` (zero-copy) or `serde_bytes::ByteBuf`. The same as `serde_bytes`.
@@ -133,13 +161,63 @@ macro_rules! pool_newtype {
     };
 }
 
-pool_newtype!(PoolByteArray, byte, u8, "`PoolByteArray` (Godot 4: `PackedByteArray`).");
-pool_newtype!(PoolIntArray, int, i32, "`PoolIntArray` (Godot 4: `PackedInt32Array`).");
-pool_newtype!(PoolRealArray, real, f32, "`PoolRealArray` (Godot 4: `PackedFloat32Array`).");
-pool_newtype!(PoolStringArray, string, String, "`PoolStringArray` (Godot 4: `PackedStringArray`).");
-pool_newtype!(PoolVector2Array, vector2, Vector2, "`PoolVector2Array` (Godot 4: `PackedVector2Array`).");
-pool_newtype!(PoolVector3Array, vector3, Vector3, "`PoolVector3Array` (Godot 4: `PackedVector3Array`).");
-pool_newtype!(PoolColorArray, color, Color, "`PoolColorArray` (Godot 4: `PackedColorArray`).");
-pool_newtype!(PackedInt64Array, int64, i64, "`PackedInt64Array` (Godot 4).");
-pool_newtype!(PackedFloat64Array, float64, f64, "`PackedFloat64Array` (Godot 4).");
-pool_newtype!(PackedVector4Array, vector4, Vector4, "`PackedVector4Array` (Godot 4.3+).");
+pool_newtype!(
+    PoolByteArray,
+    byte,
+    u8,
+    "`PoolByteArray` (Godot 4: `PackedByteArray`)."
+);
+pool_newtype!(
+    PoolIntArray,
+    int,
+    i32,
+    "`PoolIntArray` (Godot 4: `PackedInt32Array`)."
+);
+pool_newtype!(
+    PoolRealArray,
+    real,
+    f32,
+    "`PoolRealArray` (Godot 4: `PackedFloat32Array`)."
+);
+pool_newtype!(
+    PoolStringArray,
+    string,
+    String,
+    "`PoolStringArray` (Godot 4: `PackedStringArray`)."
+);
+pool_newtype!(
+    PoolVector2Array,
+    vector2,
+    Vector2,
+    "`PoolVector2Array` (Godot 4: `PackedVector2Array`)."
+);
+pool_newtype!(
+    PoolVector3Array,
+    vector3,
+    Vector3,
+    "`PoolVector3Array` (Godot 4: `PackedVector3Array`)."
+);
+pool_newtype!(
+    PoolColorArray,
+    color,
+    Color,
+    "`PoolColorArray` (Godot 4: `PackedColorArray`)."
+);
+pool_newtype!(
+    PackedInt64Array,
+    int64,
+    i64,
+    "`PackedInt64Array` (Godot 4)."
+);
+pool_newtype!(
+    PackedFloat64Array,
+    float64,
+    f64,
+    "`PackedFloat64Array` (Godot 4)."
+);
+pool_newtype!(
+    PackedVector4Array,
+    vector4,
+    Vector4,
+    "`PackedVector4Array` (Godot 4.3+)."
+);

@@ -6,7 +6,9 @@
 
 use std::fmt;
 
-use serde::de::{self, Deserialize, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor};
+use serde::de::{
+    self, Deserialize, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor,
+};
 
 use super::object::ObjectValue;
 use super::typed::{ArrayValue, DictionaryValue};

@@ -45,7 +45,11 @@ impl Dictionary {
     }
 
     /// Sets `key` to `value`; an existing key keeps its position. Returns the old value.
-    pub fn insert(&mut self, key: impl Into<Variant>, value: impl Into<Variant>) -> Option<Variant> {
+    pub fn insert(
+        &mut self,
+        key: impl Into<Variant>,
+        value: impl Into<Variant>,
+    ) -> Option<Variant> {
         self.0.insert(key.into(), value.into())
     }
 
@@ -102,7 +106,11 @@ impl Hash for Dictionary {
 
 impl<K: Into<Variant>, V: Into<Variant>> FromIterator<(K, V)> for Dictionary {
     fn from_iter<I: IntoIterator<Item = (K, V)>>(iter: I) -> Self {
-        Dictionary(iter.into_iter().map(|(k, v)| (k.into(), v.into())).collect())
+        Dictionary(
+            iter.into_iter()
+                .map(|(k, v)| (k.into(), v.into()))
+                .collect(),
+        )
     }
 }
 

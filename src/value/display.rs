@@ -172,8 +172,12 @@ fn key_order(a: &Variant, b: &Variant, dialect: Dialect) -> Ordering {
         (Float(x), Float(y)) => x.partial_cmp(y).unwrap_or(Ordering::Equal),
         (String(x), String(y)) => x.cmp(y),
         (StringName(x), StringName(y)) => x.cmp(y),
-        (Vector2(x), Vector2(y)) => (x.x, x.y).partial_cmp(&(y.x, y.y)).unwrap_or(Ordering::Equal),
-        (Vector3(x), Vector3(y)) => (x.x, x.y, x.z).partial_cmp(&(y.x, y.y, y.z)).unwrap_or(Ordering::Equal),
+        (Vector2(x), Vector2(y)) => (x.x, x.y)
+            .partial_cmp(&(y.x, y.y))
+            .unwrap_or(Ordering::Equal),
+        (Vector3(x), Vector3(y)) => (x.x, x.y, x.z)
+            .partial_cmp(&(y.x, y.y, y.z))
+            .unwrap_or(Ordering::Equal),
         (Vector2i(x), Vector2i(y)) => (x.x, x.y).cmp(&(y.x, y.y)),
         (Vector3i(x), Vector3i(y)) => (x.x, x.y, x.z).cmp(&(y.x, y.y, y.z)),
         _ => Ordering::Equal,
@@ -197,7 +201,10 @@ impl Variant {
     /// assert_eq!(v.display(Dialect::Godot4).to_string(), "[Vector2(1, 0.5), 0.1]");
     /// ```
     pub fn display(&self, dialect: Dialect) -> VariantDisplay<'_> {
-        VariantDisplay { value: self, dialect }
+        VariantDisplay {
+            value: self,
+            dialect,
+        }
     }
 }
 
@@ -214,7 +221,13 @@ impl<'a> VariantDisplay<'a> {
     }
 
     /// `Name( a, b )` (Godot 3) or `Name(a, b)` (Godot 4); empty: `Name(  )` / `Name()`.
-    fn list<I, F>(&self, f: &mut fmt::Formatter<'_>, ty: VariantType, items: I, mut item: F) -> fmt::Result
+    fn list<I, F>(
+        &self,
+        f: &mut fmt::Formatter<'_>,
+        ty: VariantType,
+        items: I,
+        mut item: F,
+    ) -> fmt::Result
     where
         I: IntoIterator,
         F: FnMut(&mut fmt::Formatter<'_>, I::Item) -> fmt::Result,
@@ -230,12 +243,21 @@ impl<'a> VariantDisplay<'a> {
         f.write_str(close)
     }
 
-    fn floats<T: Floats>(&self, f: &mut fmt::Formatter<'_>, ty: VariantType, v: &[T]) -> fmt::Result {
-        self.list(f, ty, v.iter().flat_map(|x| x.floats()), |f, x| real(f, x, self.dialect))
+    fn floats<T: Floats>(
+        &self,
+        f: &mut fmt::Formatter<'_>,
+        ty: VariantType,
+        v: &[T],
+    ) -> fmt::Result {
+        self.list(f, ty, v.iter().flat_map(|x| x.floats()), |f, x| {
+            real(f, x, self.dialect)
+        })
     }
 
     fn ints<T: Ints>(&self, f: &mut fmt::Formatter<'_>, ty: VariantType, v: &T) -> fmt::Result {
-        self.list(f, ty, v.ints().into_iter().take(T::N), |f, x| write!(f, "{x}"))
+        self.list(f, ty, v.ints().into_iter().take(T::N), |f, x| {
+            write!(f, "{x}")
+        })
     }
 
     fn array(&self, f: &mut fmt::Formatter<'_>, a: &[Variant]) -> fmt::Result {
@@ -283,15 +305,21 @@ impl fmt::Display for VariantDisplay<'_> {
             Variant::Vector2(v) => self.floats(f, VariantType::Vector2, std::slice::from_ref(v)),
             Variant::Rect2(v) => self.floats(f, VariantType::Rect2, std::slice::from_ref(v)),
             Variant::Vector3(v) => self.floats(f, VariantType::Vector3, std::slice::from_ref(v)),
-            Variant::Transform2D(v) => self.floats(f, VariantType::Transform2D, std::slice::from_ref(v)),
+            Variant::Transform2D(v) => {
+                self.floats(f, VariantType::Transform2D, std::slice::from_ref(v))
+            }
             Variant::Plane(v) => self.floats(f, VariantType::Plane, std::slice::from_ref(v)),
             Variant::Quat(v) => self.floats(f, VariantType::Quat, std::slice::from_ref(v)),
             Variant::Aabb(v) => self.floats(f, VariantType::Aabb, std::slice::from_ref(v)),
             Variant::Basis(v) => self.floats(f, VariantType::Basis, std::slice::from_ref(v)),
-            Variant::Transform(v) => self.floats(f, VariantType::Transform, std::slice::from_ref(v)),
+            Variant::Transform(v) => {
+                self.floats(f, VariantType::Transform, std::slice::from_ref(v))
+            }
             Variant::Color(v) => self.floats(f, VariantType::Color, std::slice::from_ref(v)),
             Variant::Vector4(v) => self.floats(f, VariantType::Vector4, std::slice::from_ref(v)),
-            Variant::Projection(v) => self.floats(f, VariantType::Projection, std::slice::from_ref(v)),
+            Variant::Projection(v) => {
+                self.floats(f, VariantType::Projection, std::slice::from_ref(v))
+            }
             Variant::Vector2i(v) => self.ints(f, VariantType::Vector2i, v),
             Variant::Rect2i(v) => self.ints(f, VariantType::Rect2i, v),
             Variant::Vector3i(v) => self.ints(f, VariantType::Vector3i, v),
@@ -322,7 +350,11 @@ impl fmt::Display for VariantDisplay<'_> {
             Variant::Dictionary(dict) => self.dictionary(f, dict),
             Variant::Array(a) => self.array(f, a),
             Variant::TypedArray(a) => {
-                write!(f, "Array[{}](", ContainerType::gdscript_name(Some(&a.element)))?;
+                write!(
+                    f,
+                    "Array[{}](",
+                    ContainerType::gdscript_name(Some(&a.element))
+                )?;
                 self.array(f, &a.items)?;
                 f.write_str(")")
             }
@@ -336,22 +368,50 @@ impl fmt::Display for VariantDisplay<'_> {
                 self.dictionary(f, &t.entries)?;
                 f.write_str(")")
             }
-            Variant::PoolByteArray(a) => self.list(f, VariantType::PoolByteArray, a.iter(), |f, x| write!(f, "{x}")),
-            Variant::PoolIntArray(a) => self.list(f, VariantType::PoolIntArray, a.iter(), |f, x| write!(f, "{x}")),
-            Variant::PackedInt64Array(a) => {
-                self.list(f, VariantType::PackedInt64Array, a.iter(), |f, x| write!(f, "{x}"))
+            Variant::PoolByteArray(a) => {
+                self.list(f, VariantType::PoolByteArray, a.iter(), |f, x| {
+                    write!(f, "{x}")
+                })
             }
-            Variant::PoolRealArray(a) => self.list(f, VariantType::PoolRealArray, a.iter(), |f, x| real(f, *x, d)),
-            Variant::PackedFloat64Array(a) => self.list(f, VariantType::PackedFloat64Array, a.iter(), |f, x| {
-                f.write_str(&rtos_fix4(*x, false))
-            }),
-            Variant::PoolStringArray(a) => self.list(f, VariantType::PoolStringArray, a.iter(), |f, x| quote(f, x)),
+            Variant::PoolIntArray(a) => {
+                self.list(f, VariantType::PoolIntArray, a.iter(), |f, x| {
+                    write!(f, "{x}")
+                })
+            }
+            Variant::PackedInt64Array(a) => {
+                self.list(f, VariantType::PackedInt64Array, a.iter(), |f, x| {
+                    write!(f, "{x}")
+                })
+            }
+            Variant::PoolRealArray(a) => {
+                self.list(f, VariantType::PoolRealArray, a.iter(), |f, x| {
+                    real(f, *x, d)
+                })
+            }
+            Variant::PackedFloat64Array(a) => {
+                self.list(f, VariantType::PackedFloat64Array, a.iter(), |f, x| {
+                    f.write_str(&rtos_fix4(*x, false))
+                })
+            }
+            Variant::PoolStringArray(a) => {
+                self.list(f, VariantType::PoolStringArray, a.iter(), |f, x| {
+                    quote(f, x)
+                })
+            }
             Variant::PoolVector2Array(a) => self.floats(f, VariantType::PoolVector2Array, a),
             Variant::PoolVector3Array(a) => self.floats(f, VariantType::PoolVector3Array, a),
             Variant::PoolColorArray(a) => self.floats(f, VariantType::PoolColorArray, a),
             Variant::PackedVector4Array(a) => self.floats(f, VariantType::PackedVector4Array, a),
             // Godot 2's text form of these is not verified against an engine: a readable summary.
-            Variant::Image(i) => write!(f, "Image( {}, {}, {}, {}, {} bytes )", i.width, i.height, i.mipmaps, i.format, i.data.len()),
+            Variant::Image(i) => write!(
+                f,
+                "Image( {}, {}, {}, {}, {} bytes )",
+                i.width,
+                i.height,
+                i.mipmaps,
+                i.format,
+                i.data.len()
+            ),
             Variant::InputEvent(e) => write!(f, "InputEvent( {:?}, device {} )", e.kind, e.device),
         }
     }

@@ -10,8 +10,8 @@ mod typed;
 use std::hash::{Hash, Hasher};
 
 pub use dictionary::Dictionary;
-pub use object::Object;
 pub use display::VariantDisplay;
+pub use object::Object;
 pub use typed::{ContainerType, TypedArray, TypedDictionary};
 
 use crate::dialect::VariantType;
@@ -246,7 +246,9 @@ fn float_eq(a: f64, b: f64) -> bool {
 }
 
 fn floats_eq<T: Floats>(a: &T, b: &T) -> bool {
-    a.floats().zip(b.floats()).all(|(x, y)| float_eq(x.into(), y.into()))
+    a.floats()
+        .zip(b.floats())
+        .all(|(x, y)| float_eq(x.into(), y.into()))
 }
 
 /// Hash consistent with `float_eq`: one NaN, one zero.
@@ -295,7 +297,10 @@ impl PartialEq for Variant {
             (PoolByteArray(a), PoolByteArray(b)) => a == b,
             (PoolIntArray(a), PoolIntArray(b)) => a == b,
             (PoolRealArray(a), PoolRealArray(b)) => {
-                a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| float_eq((*x).into(), (*y).into()))
+                a.len() == b.len()
+                    && a.iter()
+                        .zip(b.iter())
+                        .all(|(x, y)| float_eq((*x).into(), (*y).into()))
             }
             (PoolStringArray(a), PoolStringArray(b)) => a == b,
             (PoolVector2Array(a), PoolVector2Array(b)) => {

@@ -83,8 +83,12 @@ impl<'de> Visitor<'de> for ObjectVisitor {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Variant, A::Error> {
-        let class = seq.next_element()?.ok_or_else(|| de::Error::invalid_length(0, &self))?;
-        let PropsVec(properties) = seq.next_element()?.ok_or_else(|| de::Error::invalid_length(1, &self))?;
+        let class = seq
+            .next_element()?
+            .ok_or_else(|| de::Error::invalid_length(0, &self))?;
+        let PropsVec(properties) = seq
+            .next_element()?
+            .ok_or_else(|| de::Error::invalid_length(1, &self))?;
         Ok(Variant::Object(Object { class, properties }))
     }
 }
@@ -94,7 +98,8 @@ pub(crate) struct ObjectValue(pub(crate) Variant);
 
 impl<'de> Deserialize<'de> for ObjectValue {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_tuple_struct(marker::OBJECT, 2, ObjectVisitor).map(ObjectValue)
+        d.deserialize_tuple_struct(marker::OBJECT, 2, ObjectVisitor)
+            .map(ObjectValue)
     }
 }
 
@@ -102,7 +107,9 @@ impl<'de> Deserialize<'de> for Object {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         match d.deserialize_tuple_struct(marker::OBJECT, 2, ObjectVisitor)? {
             Variant::Object(o) => Ok(o),
-            _ => Err(de::Error::custom("expected a full Object, found null or an object id")),
+            _ => Err(de::Error::custom(
+                "expected a full Object, found null or an object id",
+            )),
         }
     }
 }

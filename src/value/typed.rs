@@ -34,7 +34,8 @@ impl ContainerType {
         Ok(match kind {
             0 => None,
             1 => Some(ContainerType::Builtin(
-                VariantType::from_tag(tag).ok_or_else(|| E::custom(format_args!("unknown type tag {tag}")))?,
+                VariantType::from_tag(tag)
+                    .ok_or_else(|| E::custom(format_args!("unknown type tag {tag}")))?,
             )),
             2 => Some(ContainerType::Class(name)),
             3 => Some(ContainerType::Script(name)),
@@ -107,11 +108,20 @@ impl Serialize for TypedDictionary {
     }
 }
 
-fn next<'de, A: SeqAccess<'de>, T: Deserialize<'de>>(seq: &mut A, i: usize, exp: &dyn de::Expected) -> Result<T, A::Error> {
-    seq.next_element()?.ok_or_else(|| de::Error::invalid_length(i, exp))
+fn next<'de, A: SeqAccess<'de>, T: Deserialize<'de>>(
+    seq: &mut A,
+    i: usize,
+    exp: &dyn de::Expected,
+) -> Result<T, A::Error> {
+    seq.next_element()?
+        .ok_or_else(|| de::Error::invalid_length(i, exp))
 }
 
-fn element_type<'de, A: SeqAccess<'de>>(seq: &mut A, i: usize, exp: &dyn de::Expected) -> Result<Option<ContainerType>, A::Error> {
+fn element_type<'de, A: SeqAccess<'de>>(
+    seq: &mut A,
+    i: usize,
+    exp: &dyn de::Expected,
+) -> Result<Option<ContainerType>, A::Error> {
     let kind = next(seq, i, exp)?;
     let tag = next(seq, i + 1, exp)?;
     let name = next(seq, i + 2, exp)?;
@@ -160,7 +170,11 @@ impl<'de> Deserialize<'de> for DictionaryValue {
                 Ok(DictionaryValue(if key.is_none() && value.is_none() {
                     Variant::Dictionary(entries)
                 } else {
-                    Variant::TypedDictionary(TypedDictionary { key, value, entries })
+                    Variant::TypedDictionary(TypedDictionary {
+                        key,
+                        value,
+                        entries,
+                    })
                 }))
             }
         }
@@ -172,7 +186,9 @@ impl<'de> Deserialize<'de> for TypedArray {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         match ArrayValue::deserialize(d)?.0 {
             Variant::TypedArray(a) => Ok(a),
-            _ => Err(de::Error::custom("expected a typed Array, found an untyped one")),
+            _ => Err(de::Error::custom(
+                "expected a typed Array, found an untyped one",
+            )),
         }
     }
 }
@@ -181,7 +197,9 @@ impl<'de> Deserialize<'de> for TypedDictionary {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         match DictionaryValue::deserialize(d)?.0 {
             Variant::TypedDictionary(t) => Ok(t),
-            _ => Err(de::Error::custom("expected a typed Dictionary, found an untyped one")),
+            _ => Err(de::Error::custom(
+                "expected a typed Dictionary, found an untyped one",
+            )),
         }
     }
 }
