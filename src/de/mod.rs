@@ -662,6 +662,9 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         } else if name == marker::OBJECT {
             if h.ty != VariantType::Object {
                 Err(self.invalid(h, "an Object"))
+            } else if self.cfg.dialect == Dialect::Godot2 {
+                // Godot 2 writes objects as the bare type: always null.
+                visitor.visit_unit()
             } else if h.is_64() {
                 match self.u64("an object id")? {
                     0 => visitor.visit_unit(),

@@ -272,6 +272,7 @@ impl<'a, 'b> ser::Serializer for &'a mut Serializer<'b> {
             return self.marked_newtype(ty, value);
         }
         if name == marker::OBJECT_ID {
+            self.no_objects_in_godot2()?;
             self.header(VariantType::Object, FLAG_64)?;
             return value.serialize(ElemSerializer::new(self.out, Elem::U64));
         }
@@ -338,6 +339,7 @@ impl<'a, 'b> ser::Serializer for &'a mut Serializer<'b> {
         }
         match name {
             marker::OBJECT => {
+                self.no_objects_in_godot2()?;
                 self.depth += 1;
                 self.header(VariantType::Object, 0)?;
                 Ok(TupleStruct::Object(self, 0))
@@ -406,6 +408,16 @@ impl<'a, 'b> ser::Serializer for &'a mut Serializer<'b> {
 }
 
 impl Serializer<'_> {
+    /// Godot 2 writes every Object as a bare null: nothing of one can be sent.
+    fn no_objects_in_godot2(&self) -> Result<()> {
+        if self.cfg.dialect == Dialect::Godot2 {
+            return Err(Error::new(ErrorKind::Unrepresentable(
+                "Godot 2 cannot send Objects (it writes them as null)".into(),
+            )));
+        }
+        Ok(())
+    }
+
     /// A sequence written as `Array[element]` (a `godot_bin::typed` module).
     fn typed_array<T: ?Sized + Serialize>(&mut self, element: &str, value: &T) -> Result<()> {
         let g4 = Dialect::Godot4;
