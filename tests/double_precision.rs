@@ -7,11 +7,16 @@ use godot_bin::*;
 
 fn hex(s: &str) -> Vec<u8> {
     let s: String = s.split_whitespace().collect();
-    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+        .collect()
 }
 
 fn double() -> Config {
-    Config::new().dialect(Dialect::Godot4).precision(Precision::Double)
+    Config::new()
+        .dialect(Dialect::Godot4)
+        .precision(Precision::Double)
 }
 
 /// Source-derived: vector #104.
@@ -28,8 +33,14 @@ fn vector2_is_written_with_doubles_and_the_flag() {
 fn flagged_vector2_decodes_in_any_build() {
     let bytes = hex("05000100 00000000 0000f03f 00000000 00000040");
     let g4 = Config::new().dialect(Dialect::Godot4);
-    assert_eq!(g4.from_slice::<Vector2>(&bytes).unwrap(), Vector2::new(1.0, 2.0));
-    assert_eq!(g4.from_slice::<Variant>(&bytes).unwrap(), Variant::Vector2(Vector2::new(1.0, 2.0)));
+    assert_eq!(
+        g4.from_slice::<Vector2>(&bytes).unwrap(),
+        Vector2::new(1.0, 2.0)
+    );
+    assert_eq!(
+        g4.from_slice::<Variant>(&bytes).unwrap(),
+        Variant::Vector2(Vector2::new(1.0, 2.0))
+    );
 }
 
 /// Source-derived: §4.2 — every real math type and the real packed vector arrays get
@@ -60,7 +71,9 @@ fn which_types_widen() {
         // Header, plus the count word for pool arrays; the rest are 4-byte reals.
         let pool = matches!(
             v,
-            Variant::PoolVector2Array(_) | Variant::PoolVector3Array(_) | Variant::PackedVector4Array(_)
+            Variant::PoolVector2Array(_)
+                | Variant::PoolVector3Array(_)
+                | Variant::PackedVector4Array(_)
         );
         let reals = (single.len() - if pool { 8 } else { 4 }) / 4;
         assert_eq!(bytes.len(), single.len() + 4 * reals, "{v:?}");

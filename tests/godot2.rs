@@ -11,7 +11,10 @@ fn g2() -> Config {
 
 fn hex(s: &str) -> Vec<u8> {
     let s: String = s.split_whitespace().collect();
-    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+        .collect()
 }
 
 /// Source-derived: spec test vector #106 (2.1 marshalls.cpp: REAL is always f32).
@@ -22,7 +25,10 @@ fn floats_are_32_bit() {
     let err = g2().to_vec(&0.1f64).unwrap_err();
     assert!(matches!(err.kind(), ErrorKind::Unrepresentable(_)));
     assert_eq!(g2().to_vec(&0.1f32).unwrap(), hex("03000000 cdcccc3d"));
-    assert_eq!(g2().from_slice::<f32>(&hex("03000000 cdcccc3d")).unwrap(), 0.1f32);
+    assert_eq!(
+        g2().from_slice::<f32>(&hex("03000000 cdcccc3d")).unwrap(),
+        0.1f32
+    );
 }
 
 /// Source-derived: 2.x Variant INT is a 32-bit int; the encoder writes i32.
@@ -42,18 +48,30 @@ fn shared_bit_is_a_flag() {
     let v: Variant = g2().from_slice(&bytes).unwrap();
     assert_eq!(v, Variant::Array(vec![1.into(), 2.into()]));
     // We write the plain count, which every 2.x decoder accepts.
-    assert_eq!(g2().to_vec(&v).unwrap(), hex("15000000 02000000 02000000 01000000 02000000 02000000"));
+    assert_eq!(
+        g2().to_vec(&v).unwrap(),
+        hex("15000000 02000000 02000000 01000000 02000000 02000000")
+    );
     let shared_dict = hex("14000000 01000080 02000000 01000000 02000000 02000000");
     let d: Variant = g2().from_slice(&shared_dict).unwrap();
-    assert_eq!(d.as_dictionary().unwrap().get(&1.into()), Some(&Variant::Int(2)));
+    assert_eq!(
+        d.as_dictionary().unwrap().get(&1.into()),
+        Some(&Variant::Int(2))
+    );
 }
 
 /// Source-derived: spec vector #108 (2.1: RID and Object are written as the bare type).
 #[test]
 fn rid_and_object_are_bare() {
     assert_eq!(g2().to_vec(&Rid::default()).unwrap(), hex("11000000"));
-    assert_eq!(g2().from_slice::<Variant>(&hex("11000000")).unwrap(), Variant::Rid(Rid(0)));
-    assert_eq!(g2().from_slice::<Variant>(&hex("12000000")).unwrap(), Variant::Nil);
+    assert_eq!(
+        g2().from_slice::<Variant>(&hex("11000000")).unwrap(),
+        Variant::Rid(Rid(0))
+    );
+    assert_eq!(
+        g2().from_slice::<Variant>(&hex("12000000")).unwrap(),
+        Variant::Nil
+    );
 }
 
 /// Source-derived: spec vector #109 (2.1 INPUT_EVENT: type, device, total length, then
@@ -63,9 +81,15 @@ fn input_event_key() {
     let bytes = hex("13000000 01000000 00000000 14000000 00000002 41000000");
     let ev = InputEvent {
         device: 0,
-        kind: InputEventKind::Key { modifiers: 1 << 25, scancode: 65 },
+        kind: InputEventKind::Key {
+            modifiers: 1 << 25,
+            scancode: 65,
+        },
     };
-    assert_eq!(g2().from_slice::<Variant>(&bytes).unwrap(), Variant::InputEvent(ev));
+    assert_eq!(
+        g2().from_slice::<Variant>(&bytes).unwrap(),
+        Variant::InputEvent(ev)
+    );
     assert_eq!(g2().to_vec(&ev).unwrap(), bytes);
 }
 
@@ -73,15 +97,33 @@ fn input_event_key() {
 #[test]
 fn input_event_kinds() {
     let cases = [
-        (InputEventKind::MouseButton { button_index: 2 }, "13000000 03000000 01000000 10000000 02000000"),
         (
-            InputEventKind::JoystickMotion { axis: 1, axis_value: 0.5 },
+            InputEventKind::MouseButton { button_index: 2 },
+            "13000000 03000000 01000000 10000000 02000000",
+        ),
+        (
+            InputEventKind::JoystickMotion {
+                axis: 1,
+                axis_value: 0.5,
+            },
             "13000000 04000000 01000000 14000000 01000000 0000003f",
         ),
-        (InputEventKind::JoystickButton { button_index: 7 }, "13000000 05000000 01000000 10000000 07000000"),
-        (InputEventKind::ScreenTouch { index: 3 }, "13000000 06000000 01000000 10000000 03000000"),
-        (InputEventKind::MouseMotion, "13000000 02000000 01000000 0c000000"),
-        (InputEventKind::Action, "13000000 08000000 01000000 0c000000"),
+        (
+            InputEventKind::JoystickButton { button_index: 7 },
+            "13000000 05000000 01000000 10000000 07000000",
+        ),
+        (
+            InputEventKind::ScreenTouch { index: 3 },
+            "13000000 06000000 01000000 10000000 03000000",
+        ),
+        (
+            InputEventKind::MouseMotion,
+            "13000000 02000000 01000000 0c000000",
+        ),
+        (
+            InputEventKind::Action,
+            "13000000 08000000 01000000 0c000000",
+        ),
     ];
     for (kind, h) in cases {
         let ev = InputEvent { device: 1, kind };
@@ -101,11 +143,20 @@ fn input_event_kinds() {
 /// data, padding); format ids >= 23 (FORMAT_MAX) are refused.
 #[test]
 fn image() {
-    let img = Image { format: 4, mipmaps: 0, width: 1, height: 1, data: vec![1, 2, 3, 4, 5] };
+    let img = Image {
+        format: 4,
+        mipmaps: 0,
+        width: 1,
+        height: 1,
+        data: vec![1, 2, 3, 4, 5],
+    };
     let bytes = hex("0f000000 04000000 00000000 01000000 01000000 05000000 01020304 05000000");
     assert_eq!(g2().to_vec(&img).unwrap(), bytes);
     assert_eq!(g2().from_slice::<Image>(&bytes).unwrap(), img);
-    assert_eq!(g2().from_slice::<Variant>(&bytes).unwrap(), Variant::Image(img));
+    assert_eq!(
+        g2().from_slice::<Variant>(&bytes).unwrap(),
+        Variant::Image(img)
+    );
     let bad = hex("0f000000 17000000 00000000 01000000 01000000 00000000");
     assert!(g2().from_slice::<Variant>(&bad).is_err());
 }
@@ -115,13 +166,27 @@ fn image() {
 fn ids_follow_the_2x_table() {
     let path = NodePath::from("/root/x");
     assert_eq!(g2().to_vec(&path).unwrap()[0], 16);
-    assert_eq!(g2().to_vec(&Dictionary::new()).unwrap(), hex("14000000 00000000"));
-    assert_eq!(g2().to_vec(&PoolByteArray(vec![7])).unwrap(), hex("16000000 01000000 07000000"));
-    assert_eq!(g2().to_vec(&PoolColorArray(vec![])).unwrap(), hex("1c000000 00000000"));
+    assert_eq!(
+        g2().to_vec(&Dictionary::new()).unwrap(),
+        hex("14000000 00000000")
+    );
+    assert_eq!(
+        g2().to_vec(&PoolByteArray(vec![7])).unwrap(),
+        hex("16000000 01000000 07000000")
+    );
+    assert_eq!(
+        g2().to_vec(&PoolColorArray(vec![])).unwrap(),
+        hex("1c000000 00000000")
+    );
     // Godot 4-only types do not exist in Godot 2.
     let err = g2().to_vec(&Vector2i::new(1, 2)).unwrap_err();
     assert!(matches!(err.kind(), ErrorKind::Unrepresentable(_)));
-    assert!(matches!(g2().from_slice::<Variant>(&hex("1d000000")).unwrap_err().kind(), ErrorKind::UnknownType(29)));
+    assert!(matches!(
+        g2().from_slice::<Variant>(&hex("1d000000"))
+            .unwrap_err()
+            .kind(),
+        ErrorKind::UnknownType(29)
+    ));
 }
 
 /// Source-derived: a tolerant 2.x decoder accepts the 64-bit flag some 2.1.x-based
@@ -141,7 +206,13 @@ fn variant_round_trips_in_godot2() {
         Variant::Dictionary(d),
         Basis::IDENTITY.into(),
         NodePath::from("a/b:c").into(),
-        Variant::Image(Image { format: 3, mipmaps: 1, width: 2, height: 1, data: vec![9; 6] }),
+        Variant::Image(Image {
+            format: 3,
+            mipmaps: 1,
+            width: 2,
+            height: 1,
+            data: vec![9; 6],
+        }),
     ]);
     let bytes = g2().to_vec(&v).unwrap();
     assert_eq!(g2().from_slice::<Variant>(&bytes).unwrap(), v);

@@ -7,6 +7,14 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug)]
 struct AnyVariant(Variant);
 
+/// A value of any Godot 4 type, typed containers included.
+#[derive(Clone, Debug)]
+struct AnyVariant4(Variant);
+
+/// A value Godot 2 can carry (32-bit ints and floats, Image, InputEvent).
+#[derive(Clone, Debug)]
+struct AnyVariant2(Variant);
+
 fn string(g: &mut Gen) -> String {
     // Godot strings cannot hold NUL and drop a leading BOM; the encoder refuses both.
     let s: String = String::arbitrary(g)
@@ -117,6 +125,171 @@ impl Arbitrary for AnyVariant {
     fn arbitrary(g: &mut Gen) -> Self {
         AnyVariant(variant(g, 3))
     }
+}
+
+fn i32s<const N: usize>(g: &mut Gen) -> [i32; N] {
+    std::array::from_fn(|_| i32::arbitrary(g))
+}
+
+fn v4(g: &mut Gen) -> Vector4 {
+    let [x, y, z, w] = f32s(g);
+    Vector4::new(x, y, z, w)
+}
+
+fn container_type(g: &mut Gen) -> ContainerType {
+    match u8::arbitrary(g) % 3 {
+        0 => ContainerType::Builtin(
+            *g.choose(&[VariantType::Int, VariantType::String, VariantType::Vector3])
+                .unwrap(),
+        ),
+        1 => ContainerType::Class(name(g)),
+        _ => ContainerType::Script(format!("res://{}.gd", name(g))),
+    }
+}
+
+fn variant4(g: &mut Gen, depth: usize) -> Variant {
+    match u8::arbitrary(g) % 18 {
+        0 => Variant::Vector2i(Vector2i::new(i32::arbitrary(g), i32::arbitrary(g))),
+        1 => {
+            let [a, b, c, d] = i32s(g);
+            Variant::Rect2i(Rect2i::new(a, b, c, d))
+        }
+        2 => {
+            let [x, y, z] = i32s(g);
+            Variant::Vector3i(Vector3i::new(x, y, z))
+        }
+        3 => Variant::Vector4(v4(g)),
+        4 => {
+            let [x, y, z, w] = i32s(g);
+            Variant::Vector4i(Vector4i::new(x, y, z, w))
+        }
+        5 => Variant::Projection(Projection::from_columns(v4(g), v4(g), v4(g), v4(g))),
+        6 => Variant::StringName(StringName(string(g))),
+        7 => Variant::Callable(Callable),
+        8 => Variant::Signal(Signal {
+            name: string(g),
+            object: u64::arbitrary(g),
+        }),
+        9 => Variant::PackedInt64Array(PackedInt64Array(Vec::arbitrary(g))),
+        10 => Variant::PackedFloat64Array(PackedFloat64Array(Vec::arbitrary(g))),
+        11 => Variant::PackedVector4Array((0..usize::arbitrary(g) % 4).map(|_| v4(g)).collect()),
+        12 => Variant::Rid(Rid(u64::arbitrary(g))),
+        13 if depth > 0 => Variant::TypedArray(TypedArray {
+            element: container_type(g),
+            items: (0..usize::arbitrary(g) % 4)
+                .map(|_| variant4(g, depth - 1))
+                .collect(),
+        }),
+        14 if depth > 0 => {
+            let mut entries = Dictionary::new();
+            for _ in 0..usize::arbitrary(g) % 4 {
+                entries.insert(variant4(g, depth - 1), variant4(g, depth - 1));
+            }
+            let key = Option::<()>::arbitrary(g).map(|_| container_type(g));
+            // Both untyped is a plain Dictionary on the wire.
+            let value = match (&key, Option::<()>::arbitrary(g)) {
+                (None, _) | (_, Some(())) => Some(container_type(g)),
+                _ => None,
+            };
+            Variant::TypedDictionary(TypedDictionary {
+                key,
+                value,
+                entries,
+            })
+        }
+        15 if depth > 0 => Variant::Array(
+            (0..usize::arbitrary(g) % 4)
+                .map(|_| variant4(g, depth - 1))
+                .collect(),
+        ),
+        _ => variant(g, depth.min(1)),
+    }
+}
+
+impl Arbitrary for AnyVariant4 {
+    fn arbitrary(g: &mut Gen) -> Self {
+        AnyVariant4(variant4(g, 3))
+    }
+}
+
+/// Godot 2 has no 64-bit numbers: keep ints in i32 and floats f32-exact.
+fn narrow2(v: Variant) -> Variant {
+    match v {
+        Variant::Int(i) => Variant::Int(i as i32 as i64),
+        Variant::Float(f) => Variant::Float(f64::from(f as f32)),
+        Variant::ObjectId(_) => Variant::Nil,
+        Variant::Array(a) => Variant::Array(a.into_iter().map(narrow2).collect()),
+        Variant::Dictionary(d) => Variant::Dictionary(
+            d.into_iter()
+                .map(|(k, v)| (narrow2(k), narrow2(v)))
+                .collect(),
+        ),
+        v => v,
+    }
+}
+
+impl Arbitrary for AnyVariant2 {
+    fn arbitrary(g: &mut Gen) -> Self {
+        let v = match u8::arbitrary(g) % 8 {
+            0 => Variant::Image(Image {
+                format: u32::arbitrary(g) % 23,
+                mipmaps: u32::arbitrary(g),
+                width: u32::arbitrary(g),
+                height: u32::arbitrary(g),
+                data: Vec::arbitrary(g),
+            }),
+            1 => {
+                let kind = match u8::arbitrary(g) % 5 {
+                    0 => InputEventKind::Key {
+                        modifiers: u32::arbitrary(g),
+                        scancode: u32::arbitrary(g),
+                    },
+                    1 => InputEventKind::JoystickMotion {
+                        axis: u32::arbitrary(g),
+                        axis_value: f32::arbitrary(g),
+                    },
+                    2 => InputEventKind::ScreenTouch {
+                        index: u32::arbitrary(g),
+                    },
+                    3 => InputEventKind::Other(9 + u32::arbitrary(g) % 1000),
+                    _ => InputEventKind::MouseMotion,
+                };
+                Variant::InputEvent(InputEvent {
+                    device: u32::arbitrary(g),
+                    kind,
+                })
+            }
+            _ => narrow2(variant(g, 3)),
+        };
+        AnyVariant2(v)
+    }
+}
+
+fn round_trips(cfg: Config, v: &Variant) -> bool {
+    let bytes = cfg.to_vec(v).unwrap();
+    let back: Variant = cfg.from_slice(&bytes).unwrap();
+    back == *v && cfg.to_vec(&back).unwrap() == bytes
+}
+
+#[test]
+fn godot4_variant_bytes_variant() {
+    fn prop(v: AnyVariant4) -> bool {
+        let g4 = Config::new().dialect(Dialect::Godot4);
+        round_trips(g4, &v.0) && round_trips(g4.precision(Precision::Double), &v.0)
+    }
+    QuickCheck::new()
+        .tests(2000)
+        .quickcheck(prop as fn(AnyVariant4) -> bool);
+}
+
+#[test]
+fn godot2_variant_bytes_variant() {
+    fn prop(v: AnyVariant2) -> bool {
+        round_trips(Config::new().dialect(Dialect::Godot2), &v.0)
+    }
+    QuickCheck::new()
+        .tests(1000)
+        .quickcheck(prop as fn(AnyVariant2) -> bool);
 }
 
 /// Byte-exact: encoding the decoded value gives the same bytes again.
@@ -267,16 +440,18 @@ fn garbage_never_panics() {
 /// Random bytes behind a valid header still never panic (reach deeper paths).
 #[test]
 fn headed_garbage_never_panics() {
-    fn prop(ty: u8, flags: bool, body: Vec<u8>) -> bool {
-        let mut bytes = vec![ty % 28, 0, flags as u8, 0];
+    fn prop(ty: u8, flags: u8, body: Vec<u8>) -> bool {
+        let mut bytes = vec![ty % 40, 0, flags & 0xF, 0];
         bytes.extend_from_slice(&body);
-        let cfg = Config::new().allow_objects(true);
-        let _ = cfg.from_slice::<Variant>(&bytes);
-        let _ = cfg.from_reader::<_, Variant>(&bytes[..]);
-        let _ = from_slice::<Typed>(&bytes);
+        for dialect in [Dialect::Godot2, Dialect::Godot3, Dialect::Godot4] {
+            let cfg = Config::new().allow_objects(true).dialect(dialect);
+            let _ = cfg.from_slice::<Variant>(&bytes);
+            let _ = cfg.from_reader::<_, Variant>(&bytes[..]);
+            let _ = cfg.from_slice::<Typed>(&bytes);
+        }
         true
     }
     QuickCheck::new()
         .tests(20000)
-        .quickcheck(prop as fn(u8, bool, Vec<u8>) -> bool);
+        .quickcheck(prop as fn(u8, u8, Vec<u8>) -> bool);
 }
