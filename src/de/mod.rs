@@ -647,6 +647,11 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         }
         let at = self.value_start();
         let h = self.header()?;
+        if let Some(ty) = marker::marker_type(name) {
+            if h.ty == ty && (ty.float_count().is_some() || ty.int_count().is_some()) {
+                return self.any(h, visitor, false).map_err(|e| e.or_at(at));
+            }
+        }
         let result = if name == marker::TYPED_ARRAY || name == marker::TYPED_DICTIONARY {
             let want = if name == marker::TYPED_ARRAY {
                 VariantType::Array

@@ -1,0 +1,121 @@
+//! Shared by the engine-backed tests: fixture loading and engine discovery.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use godot_bin::Dialect;
+
+/// One fixture line: a GDScript expression and what the real engine made of it.
+#[derive(serde::Deserialize, Debug, Clone)]
+pub struct Case {
+    pub name: String,
+    #[serde(default)]
+    pub expr: String,
+    pub hex: String,
+    pub text: String,
+    #[serde(default)]
+    pub has_nodepath: bool,
+    #[serde(default)]
+    pub objects: bool,
+}
+
+impl Case {
+    pub fn bytes(&self) -> Vec<u8> {
+        unhex(&self.hex)
+    }
+
+    /// Values whose bytes or text change from run to run (object ids).
+    pub fn run_dependent(&self) -> bool {
+        self.name.contains("run_dependent") || self.name.contains("object_as_id")
+    }
+}
+
+pub fn unhex(s: &str) -> Vec<u8> {
+    let s: String = s.split_whitespace().collect();
+    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex")).collect()
+}
+
+pub fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn load(rel: &str) -> Vec<Case> {
+    let path = root().join(rel);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{}: {e}: {l}", path.display())))
+        .collect()
+}
+
+/// The fixture sets: file, dialect, engine binary name.
+pub const SETS: [(&str, Dialect, &str); 3] = [
+    ("tests/fixtures/godot3/godot3.2.jsonl", Dialect::Godot3, "godot3.2"),
+    ("tests/fixtures/godot3/godot3.6.jsonl", Dialect::Godot3, "godot3.6"),
+    ("tests/fixtures/godot4/godot4.6.jsonl", Dialect::Godot4, "godot4"),
+];
+
+/// Our bytes equal the engine's, except that Godot 3 leaves NodePath padding
+/// uninitialised: there, only a byte we wrote as 0 may differ.
+pub fn same_bytes(ours: &[u8], engine: &[u8], has_nodepath: bool) -> bool {
+    ours.len() == engine.len()
+        && ours.iter().zip(engine).all(|(a, b)| a == b || (has_nodepath && *a == 0))
+}
+
+/// The engine wrapper for `name`, from `$GODOT_BIN` or `./.godot-oracles/bin`.
+/// `None` means skip, unless `GODOT_ORACLES_REQUIRED=1`, where it is a failure.
+pub fn engine(name: &str) -> Option<PathBuf> {
+    let dir = std::env::var_os("GODOT_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join(".godot-oracles/bin"));
+    let path = dir.join(name);
+    if path.is_file() {
+        return Some(path);
+    }
+    if std::env::var("GODOT_ORACLES_REQUIRED").as_deref() == Ok("1") {
+        panic!("engine {name} not found in {} and GODOT_ORACLES_REQUIRED=1", dir.display());
+    }
+    eprintln!("skipped: engine {name} not found in {} (run scripts/setup-godot.sh)", dir.display());
+    None
+}
+
+/// Runs a GDScript with the engine in a throw-away project; returns stdout.
+pub fn run_script(engine: &Path, godot4: bool, script: &str, env: &[(&str, &Path)]) -> String {
+    let dir = tempdir();
+    let config = if godot4 {
+        "config_version=5\n"
+    } else {
+        "config_version=4\n[logging]\nfile_logging/enable_file_logging=false\nfile_logging/enable_file_logging.pc=false\n"
+    };
+    std::fs::write(dir.join("project.godot"), config).unwrap();
+    std::fs::write(dir.join("s.gd"), script).unwrap();
+    let mut cmd = Command::new(engine);
+    if godot4 {
+        cmd.args(["--headless", "--no-header"]);
+    }
+    cmd.arg("--path").arg(&dir).args(["-s", "s.gd"]);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("run engine");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(out.status.success(), "engine failed: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+pub fn tempdir() -> PathBuf {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "godot_bin-test-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
