@@ -48,6 +48,9 @@ pub enum ErrorKind {
     /// Bytes of a string were not UTF-8.
     #[error("invalid UTF-8 in a string")]
     InvalidUtf8,
+    /// The value needs more input than [`Config::max_bytes`](crate::Config::max_bytes) allows.
+    #[error("value larger than the limit of {0} bytes")]
+    LimitExceeded(usize),
     /// Containers nested deeper than the limit.
     #[error("nesting deeper than the limit of {0}")]
     DepthLimit(usize),

@@ -578,3 +578,15 @@ fn depth_limit_both_ways() {
     ));
     assert_eq!(err.offset(), Some(8 * DEFAULT_MAX_DEPTH));
 }
+
+#[test]
+fn max_bytes_bounds_one_decode() {
+    let bytes = to_vec(&vec!["x"; 100]).unwrap();
+    let cfg = Config::new().max_bytes(64);
+    let err = cfg.from_reader::<_, Vec<String>>(&bytes[..]).unwrap_err();
+    assert!(matches!(err.kind(), ErrorKind::LimitExceeded(64)), "{err}");
+    assert!(err.offset().is_some_and(|o| o <= 64));
+    let err = cfg.from_slice::<Vec<String>>(&bytes).unwrap_err();
+    assert!(matches!(err.kind(), ErrorKind::LimitExceeded(64)), "{err}");
+    assert_eq!(Config::new().max_bytes(bytes.len()).from_slice::<Vec<String>>(&bytes).unwrap().len(), 100);
+}

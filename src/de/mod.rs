@@ -65,7 +65,8 @@ impl<R: std::io::Read> Deserializer<IoRead<R>> {
 
 impl<'de, R: Read<'de>> Deserializer<R> {
     /// Reads from `read` with the given settings.
-    pub fn with_config(read: R, cfg: Config) -> Self {
+    pub fn with_config(mut read: R, cfg: Config) -> Self {
+        read.set_limit(cfg.max_bytes);
         Deserializer {
             read,
             cfg,

@@ -45,6 +45,16 @@ pub trait Read<'de>: private::Sealed {
 
     /// Whether the input is exhausted (for trailing-byte checks).
     fn at_end(&mut self) -> Result<bool>;
+
+    /// Refuses to read past `limit` bytes from the start ([`Config::max_bytes`](crate::Config::max_bytes)).
+    fn set_limit(&mut self, limit: usize);
+}
+
+fn over_limit(pos: usize, n: usize, limit: usize) -> Result<()> {
+    if pos.saturating_add(n) > limit {
+        return Err(Error::at(ErrorKind::LimitExceeded(limit), pos));
+    }
+    Ok(())
 }
 
 mod private {
@@ -57,12 +67,17 @@ mod private {
 pub struct SliceRead<'de> {
     slice: &'de [u8],
     pos: usize,
+    limit: usize,
 }
 
 impl<'de> SliceRead<'de> {
     /// Reads `slice` from its start.
     pub fn new(slice: &'de [u8]) -> Self {
-        SliceRead { slice, pos: 0 }
+        SliceRead {
+            slice,
+            pos: 0,
+            limit: usize::MAX,
+        }
     }
 }
 
@@ -79,6 +94,7 @@ impl<'de> Read<'de> for SliceRead<'de> {
 
     #[inline]
     fn read_exact(&mut self, buf: &mut [u8], what: &'static str) -> Result<()> {
+        over_limit(self.pos, buf.len(), self.limit)?;
         match self.slice.get(self.pos..self.pos + buf.len()) {
             Some(src) => {
                 buf.copy_from_slice(src);
@@ -96,6 +112,7 @@ impl<'de> Read<'de> for SliceRead<'de> {
         _scratch: &'s mut Vec<u8>,
         what: &'static str,
     ) -> Result<Reference<'de, 's>> {
+        over_limit(self.pos, n, self.limit)?;
         let end = self
             .pos
             .checked_add(n)
@@ -109,6 +126,10 @@ impl<'de> Read<'de> for SliceRead<'de> {
     fn at_end(&mut self) -> Result<bool> {
         Ok(self.pos == self.slice.len())
     }
+
+    fn set_limit(&mut self, limit: usize) {
+        self.limit = limit;
+    }
 }
 
 /// Reads from any `io::Read`. Wrap unbuffered sources (files, sockets) in a
@@ -116,12 +137,17 @@ impl<'de> Read<'de> for SliceRead<'de> {
 pub struct IoRead<R> {
     inner: R,
     pos: usize,
+    limit: usize,
 }
 
 impl<R: io::Read> IoRead<R> {
     /// Reads from `inner`.
     pub fn new(inner: R) -> Self {
-        IoRead { inner, pos: 0 }
+        IoRead {
+            inner,
+            pos: 0,
+            limit: usize::MAX,
+        }
     }
 
     /// The underlying reader.
@@ -161,6 +187,7 @@ impl<'de, R: io::Read> Read<'de> for IoRead<R> {
         scratch: &'s mut Vec<u8>,
         what: &'static str,
     ) -> Result<Reference<'de, 's>> {
+        over_limit(self.pos, n, self.limit)?;
         scratch.clear();
         // `take` + `read_to_end` grows the buffer with the data that really arrives, so a
         // lying length field cannot make us allocate more than the stream delivers.
@@ -185,5 +212,9 @@ impl<'de, R: io::Read> Read<'de> for IoRead<R> {
                 Err(e) => Err(Error::at(ErrorKind::Io(e), self.pos)),
             };
         }
+    }
+
+    fn set_limit(&mut self, limit: usize) {
+        self.limit = limit;
     }
 }
