@@ -40,10 +40,13 @@ fn trim_zeros(s: &str) -> &str {
     }
 }
 
-/// Godot 3's `rtosfix`: `%lg`, but zero is always `0`.
-fn rtosfix(v: f32) -> String {
+/// Godot 3's `rtosfix`: `%lg`, but zero is always `0`; since 3.3-era releases
+/// (3.6 here) negative infinity is `inf_neg`, in 3.2 it is `-inf`.
+fn rtosfix(v: f32, godot32: bool) -> String {
     if v == 0.0 {
         "0".into()
+    } else if v == f32::NEG_INFINITY && !godot32 {
+        "inf_neg".into()
     } else {
         fmt_g(v.into())
     }
@@ -101,11 +104,11 @@ fn rtos_fix4(v: f64, single: bool) -> String {
 }
 
 /// A `float` Variant, `.0` added to plain integers. Godot 3 narrows to `real_t` first
-/// and, as the engine does, adds `.0` to `-inf` too.
-fn float_text(v: f64, dialect: Dialect) -> String {
+/// and, as the 3.2 engine does, adds `.0` to `-inf` too.
+fn float_text(v: f64, dialect: Dialect, godot32: bool) -> String {
     let s = match dialect {
         Dialect::Godot4 => rtos_fix4(v, false),
-        _ => rtosfix(v as f32),
+        _ => rtosfix(v as f32, godot32),
     };
     if matches!(s.as_str(), "inf" | "nan" | "inf_neg") || s.contains('.') || s.contains('e') {
         s
@@ -115,12 +118,15 @@ fn float_text(v: f64, dialect: Dialect) -> String {
 }
 
 /// A math component: Godot 3 `%lg`, Godot 4 shortest single-precision text.
-fn real(f: &mut fmt::Formatter<'_>, v: f32, dialect: Dialect) -> fmt::Result {
+fn real(f: &mut fmt::Formatter<'_>, v: f32, dialect: Dialect, godot32: bool) -> fmt::Result {
     match dialect {
         Dialect::Godot4 => f.write_str(&rtos_fix4(v.into(), true)),
-        _ => f.write_str(&rtosfix(v)),
+        _ => f.write_str(&rtosfix(v, godot32)),
     }
 }
+
+/// The text writer's `MAX_RECURSION` (Godot 3.6 and 4): deeper containers print empty.
+const MAX_TEXT_DEPTH: usize = 100;
 
 /// `String::c_escape_multiline`: only backslashes and quotes.
 fn quote(f: &mut fmt::Formatter<'_>, s: &str) -> fmt::Result {
@@ -188,6 +194,8 @@ fn key_order(a: &Variant, b: &Variant, dialect: Dialect) -> Ordering {
 pub struct VariantDisplay<'a> {
     value: &'a Variant,
     dialect: Dialect,
+    godot32: bool,
+    depth: usize,
 }
 
 impl Variant {
@@ -204,16 +212,40 @@ impl Variant {
         VariantDisplay {
             value: self,
             dialect,
+            godot32: false,
+            depth: 0,
         }
     }
 }
 
 impl<'a> VariantDisplay<'a> {
+    /// Godot 3.2's text instead of 3.6's: `-inf` (and `-inf.0` for a float), an empty
+    /// Dictionary as `{` blank line `}`, and no depth limit. Other dialects ignore it.
+    ///
+    /// ```
+    /// use godot_bin::{Dialect, Variant};
+    /// let v = Variant::Float(f64::NEG_INFINITY);
+    /// assert_eq!(v.display(Dialect::Godot3).to_string(), "inf_neg");
+    /// assert_eq!(v.display(Dialect::Godot3).godot_3_2().to_string(), "-inf.0");
+    /// ```
+    pub fn godot_3_2(mut self) -> Self {
+        self.godot32 = self.dialect != Dialect::Godot4;
+        self
+    }
+
+    /// A nested value, one level deeper.
     fn with(&self, value: &'a Variant) -> VariantDisplay<'a> {
         VariantDisplay {
             value,
             dialect: self.dialect,
+            godot32: self.godot32,
+            depth: self.depth + 1,
         }
+    }
+
+    /// Past the writer's recursion limit containers print empty (not in 3.2).
+    fn too_deep(&self) -> bool {
+        !self.godot32 && self.depth > MAX_TEXT_DEPTH
     }
 
     fn g4(&self) -> bool {
@@ -250,7 +282,7 @@ impl<'a> VariantDisplay<'a> {
         v: &[T],
     ) -> fmt::Result {
         self.list(f, ty, v.iter().flat_map(|x| x.floats()), |f, x| {
-            real(f, x, self.dialect)
+            real(f, x, self.dialect, self.godot32)
         })
     }
 
@@ -261,6 +293,9 @@ impl<'a> VariantDisplay<'a> {
     }
 
     fn array(&self, f: &mut fmt::Formatter<'_>, a: &[Variant]) -> fmt::Result {
+        if self.too_deep() {
+            return f.write_str("[]");
+        }
         if a.is_empty() {
             return f.write_str(if self.g4() { "[]" } else { "[  ]" });
         }
@@ -277,8 +312,11 @@ impl<'a> VariantDisplay<'a> {
 
     /// Keys sorted as the text writer sorts them; Godot 4 prints `{}` when empty.
     fn dictionary(&self, f: &mut fmt::Formatter<'_>, d: &Dictionary) -> fmt::Result {
-        if d.is_empty() && self.g4() {
+        if self.too_deep() || (d.is_empty() && self.g4()) {
             return f.write_str("{}");
+        }
+        if d.is_empty() {
+            return f.write_str(if self.godot32 { "{\n\n}" } else { "{\n}" });
         }
         let mut entries: Vec<_> = d.iter().collect();
         entries.sort_by(|a, b| key_order(a.0, b.0, self.dialect));
@@ -300,7 +338,7 @@ impl fmt::Display for VariantDisplay<'_> {
             Variant::Nil => f.write_str("null"),
             Variant::Bool(b) => write!(f, "{b}"),
             Variant::Int(i) => write!(f, "{i}"),
-            Variant::Float(v) => f.write_str(&float_text(*v, d)),
+            Variant::Float(v) => f.write_str(&float_text(*v, d, self.godot32)),
             Variant::String(s) => quote(f, s),
             Variant::Vector2(v) => self.floats(f, VariantType::Vector2, std::slice::from_ref(v)),
             Variant::Rect2(v) => self.floats(f, VariantType::Rect2, std::slice::from_ref(v)),
@@ -385,7 +423,7 @@ impl fmt::Display for VariantDisplay<'_> {
             }
             Variant::PoolRealArray(a) => {
                 self.list(f, VariantType::PoolRealArray, a.iter(), |f, x| {
-                    real(f, *x, d)
+                    real(f, *x, d, self.godot32)
                 })
             }
             Variant::PackedFloat64Array(a) => {
