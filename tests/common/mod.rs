@@ -18,6 +18,13 @@ pub struct Case {
     pub has_nodepath: bool,
     #[serde(default)]
     pub objects: bool,
+    /// Whether the engine decodes the bytes with objects disallowed.
+    #[serde(default = "yes")]
+    pub strict_ok: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl Case {
