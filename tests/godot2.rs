@@ -155,7 +155,7 @@ fn image() {
     assert_eq!(g2().from_slice::<Image>(&bytes).unwrap(), img);
     assert_eq!(
         g2().from_slice::<Variant>(&bytes).unwrap(),
-        Variant::Image(img)
+        Variant::from(img)
     );
     let bad = hex("0f000000 17000000 00000000 01000000 01000000 00000000");
     assert!(g2().from_slice::<Variant>(&bad).is_err());
@@ -206,7 +206,7 @@ fn variant_round_trips_in_godot2() {
         Variant::Dictionary(d),
         Basis::IDENTITY.into(),
         NodePath::from("a/b:c").into(),
-        Variant::Image(Image {
+        Variant::from(Image {
             format: 3,
             mipmaps: 1,
             width: 2,

@@ -9,13 +9,21 @@ use godot_bin::{Config, Variant, GODOT_MAX_DEPTH};
 
 /// Decoding 1025 nested arrays (Godot's own limit) needs a deep stack in debug builds.
 fn with_stack<F: FnOnce() + Send + 'static>(f: F) {
-    std::thread::Builder::new().stack_size(256 << 20).spawn(f).unwrap().join().unwrap();
+    std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(f)
+        .unwrap()
+        .join()
+        .unwrap();
 }
 
 fn check_set(file: &'static str, dialect: godot_bin::Dialect, godot32: bool) {
     let cases = load(file);
     assert!(cases.len() > 50, "{file}: only {} cases", cases.len());
-    let cfg = Config::new().dialect(dialect).allow_objects(true).max_depth(GODOT_MAX_DEPTH);
+    let cfg = Config::new()
+        .dialect(dialect)
+        .allow_objects(true)
+        .max_depth(GODOT_MAX_DEPTH);
     let mut failures = Vec::new();
     for case in &cases {
         let bytes = case.bytes();
@@ -28,19 +36,40 @@ fn check_set(file: &'static str, dialect: godot_bin::Dialect, godot32: bool) {
         };
         let ours = cfg.to_vec(&v).unwrap();
         if !same_bytes(&ours, &bytes, case.has_nodepath) {
-            failures.push(format!("{}: re-encoded\n  ours   {}\n  engine {}", case.name, hex(&ours), case.hex));
+            failures.push(format!(
+                "{}: re-encoded\n  ours   {}\n  engine {}",
+                case.name,
+                hex(&ours),
+                case.hex
+            ));
         }
-        let text = if godot32 { v.display(dialect).godot_3_2().to_string() } else { v.display(dialect).to_string() };
+        let text = if godot32 {
+            v.display(dialect).godot_3_2().to_string()
+        } else {
+            v.display(dialect).to_string()
+        };
         if !case.run_dependent() && text != case.text {
-            failures.push(format!("{}: text\n  ours   {text:?}\n  engine {:?}", case.name, case.text));
+            failures.push(format!(
+                "{}: text\n  ours   {text:?}\n  engine {:?}",
+                case.name, case.text
+            ));
         }
         // Without allow_objects, we refuse exactly what the engine refuses.
         let strict = Config::new().dialect(dialect).max_depth(GODOT_MAX_DEPTH);
         if strict.from_slice::<Variant>(&bytes).is_ok() != case.strict_ok {
-            failures.push(format!("{}: without objects, engine accepts: {}", case.name, case.strict_ok));
+            failures.push(format!(
+                "{}: without objects, engine accepts: {}",
+                case.name, case.strict_ok
+            ));
         }
     }
-    assert!(failures.is_empty(), "{file}: {} of {} cases differ:\n{}", failures.len(), cases.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{file}: {} of {} cases differ:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -64,7 +93,10 @@ fn godot_4_6_fixtures() {
 fn every_prefix_of_every_fixture_fails() {
     with_stack(|| {
         for (file, dialect, _) in SETS {
-            let cfg = Config::new().dialect(dialect).allow_objects(true).max_depth(GODOT_MAX_DEPTH);
+            let cfg = Config::new()
+                .dialect(dialect)
+                .allow_objects(true)
+                .max_depth(GODOT_MAX_DEPTH);
             for case in load(file) {
                 let bytes = case.bytes();
                 if bytes.len() > 4096 {
@@ -73,7 +105,11 @@ fn every_prefix_of_every_fixture_fails() {
                 for n in 0..bytes.len() {
                     let err = cfg.from_slice::<Variant>(&bytes[..n]).unwrap_err();
                     assert!(err.is_eof(), "{} [..{n}]: {err}", case.name);
-                    assert!(err.offset().is_some_and(|o| o <= n), "{} [..{n}]: {err}", case.name);
+                    assert!(
+                        err.offset().is_some_and(|o| o <= n),
+                        "{} [..{n}]: {err}",
+                        case.name
+                    );
                 }
             }
         }

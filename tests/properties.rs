@@ -81,8 +81,8 @@ fn variant(g: &mut Gen, depth: usize) -> Variant {
             Variant::Quat(Quat::new(x, y, z, w))
         }
         13 => Variant::Aabb(Aabb::new(v3(g), v3(g))),
-        14 => Variant::Basis(Basis::from_columns(v3(g), v3(g), v3(g))),
-        15 => Variant::Transform(Transform::new(
+        14 => Variant::from(Basis::from_columns(v3(g), v3(g), v3(g))),
+        15 => Variant::from(Transform::new(
             Basis::from_columns(v3(g), v3(g), v3(g)),
             v3(g),
         )),
@@ -163,10 +163,10 @@ fn variant4(g: &mut Gen, depth: usize) -> Variant {
             let [x, y, z, w] = i32s(g);
             Variant::Vector4i(Vector4i::new(x, y, z, w))
         }
-        5 => Variant::Projection(Projection::from_columns(v4(g), v4(g), v4(g), v4(g))),
+        5 => Variant::from(Projection::from_columns(v4(g), v4(g), v4(g), v4(g))),
         6 => Variant::StringName(StringName(string(g))),
         7 => Variant::Callable(Callable),
-        8 => Variant::Signal(Signal {
+        8 => Variant::from(Signal {
             name: string(g),
             object: u64::arbitrary(g),
         }),
@@ -174,7 +174,7 @@ fn variant4(g: &mut Gen, depth: usize) -> Variant {
         10 => Variant::PackedFloat64Array(PackedFloat64Array(Vec::arbitrary(g))),
         11 => Variant::PackedVector4Array((0..usize::arbitrary(g) % 4).map(|_| v4(g)).collect()),
         12 => Variant::Rid(Rid(u64::arbitrary(g))),
-        13 if depth > 0 => Variant::TypedArray(TypedArray {
+        13 if depth > 0 => Variant::from(TypedArray {
             element: container_type(g),
             items: (0..usize::arbitrary(g) % 4)
                 .map(|_| variant4(g, depth - 1))
@@ -191,7 +191,7 @@ fn variant4(g: &mut Gen, depth: usize) -> Variant {
                 (None, _) | (_, Some(())) => Some(container_type(g)),
                 _ => None,
             };
-            Variant::TypedDictionary(TypedDictionary {
+            Variant::from(TypedDictionary {
                 key,
                 value,
                 entries,
@@ -231,7 +231,7 @@ fn narrow2(v: Variant) -> Variant {
 impl Arbitrary for AnyVariant2 {
     fn arbitrary(g: &mut Gen) -> Self {
         let v = match u8::arbitrary(g) % 8 {
-            0 => Variant::Image(Image {
+            0 => Variant::from(Image {
                 format: u32::arbitrary(g) % 23,
                 mipmaps: u32::arbitrary(g),
                 width: u32::arbitrary(g),

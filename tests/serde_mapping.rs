@@ -544,7 +544,7 @@ fn objects_are_refused_unless_allowed() {
     let cfg = Config::new().allow_objects(true);
     assert_eq!(
         cfg.from_slice::<Variant>(&bytes).unwrap(),
-        Variant::Object(obj.clone())
+        Variant::from(obj.clone())
     );
     assert_eq!(cfg.from_slice::<Object>(&bytes).unwrap(), obj);
     // Instance ids are always allowed; id 0 is null.
@@ -588,5 +588,12 @@ fn max_bytes_bounds_one_decode() {
     assert!(err.offset().is_some_and(|o| o <= 64));
     let err = cfg.from_slice::<Vec<String>>(&bytes).unwrap_err();
     assert!(matches!(err.kind(), ErrorKind::LimitExceeded(64)), "{err}");
-    assert_eq!(Config::new().max_bytes(bytes.len()).from_slice::<Vec<String>>(&bytes).unwrap().len(), 100);
+    assert_eq!(
+        Config::new()
+            .max_bytes(bytes.len())
+            .from_slice::<Vec<String>>(&bytes)
+            .unwrap()
+            .len(),
+        100
+    );
 }

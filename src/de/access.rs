@@ -509,7 +509,7 @@ pub(crate) fn read_node_path<'de, R: Read<'de>>(de: &mut Deserializer<R>) -> Res
     let total = names.saturating_add(subnames);
     if let Some(rem) = de.read.remaining() {
         if total.saturating_mul(4) > rem {
-            return Err(Error::at(ErrorKind::Eof("NodePath names"), at));
+            return Err(de.read.eof("NodePath names", at));
         }
     }
     let mut read_list = |n: usize| -> Result<Vec<String>> {

@@ -158,7 +158,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         if let Some(rem) = self.read.remaining() {
             // More items than the bytes left can hold: the input ends inside them.
             if n.saturating_mul(min_size) > rem {
-                return Err(Error::at(ErrorKind::Eof(what), at));
+                return Err(self.read.eof(what, at));
             }
         }
         Ok(n)

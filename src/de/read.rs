@@ -46,6 +46,11 @@ pub trait Read<'de>: private::Sealed {
     /// Whether the input is exhausted (for trailing-byte checks).
     fn at_end(&mut self) -> Result<bool>;
 
+    /// The error for needing more bytes at `at` than the input (or the limit) has.
+    fn eof(&self, what: &'static str, at: usize) -> Error {
+        Error::at(ErrorKind::Eof(what), at)
+    }
+
     /// Refuses to read past `limit` bytes from the start ([`Config::max_bytes`](crate::Config::max_bytes)).
     fn set_limit(&mut self, limit: usize);
 }
@@ -65,9 +70,11 @@ mod private {
 
 /// Reads from a byte slice; strings and byte arrays borrow from it.
 pub struct SliceRead<'de> {
+    /// The input, cut at the byte limit: reads check one bound.
     slice: &'de [u8],
     pos: usize,
-    limit: usize,
+    /// `Config::max_bytes` when it cut the input.
+    limit: Option<usize>,
 }
 
 impl<'de> SliceRead<'de> {
@@ -76,7 +83,7 @@ impl<'de> SliceRead<'de> {
         SliceRead {
             slice,
             pos: 0,
-            limit: usize::MAX,
+            limit: None,
         }
     }
 }
@@ -94,14 +101,13 @@ impl<'de> Read<'de> for SliceRead<'de> {
 
     #[inline]
     fn read_exact(&mut self, buf: &mut [u8], what: &'static str) -> Result<()> {
-        over_limit(self.pos, buf.len(), self.limit)?;
         match self.slice.get(self.pos..self.pos + buf.len()) {
             Some(src) => {
                 buf.copy_from_slice(src);
                 self.pos += buf.len();
                 Ok(())
             }
-            None => Err(Error::at(ErrorKind::Eof(what), self.pos)),
+            None => Err(self.eof(what, self.pos)),
         }
     }
 
@@ -112,12 +118,11 @@ impl<'de> Read<'de> for SliceRead<'de> {
         _scratch: &'s mut Vec<u8>,
         what: &'static str,
     ) -> Result<Reference<'de, 's>> {
-        over_limit(self.pos, n, self.limit)?;
         let end = self
             .pos
             .checked_add(n)
             .filter(|e| *e <= self.slice.len())
-            .ok_or_else(|| Error::at(ErrorKind::Eof(what), self.pos))?;
+            .ok_or_else(|| self.eof(what, self.pos))?;
         let out = &self.slice[self.pos..end];
         self.pos = end;
         Ok(Reference::Borrowed(out))
@@ -127,8 +132,19 @@ impl<'de> Read<'de> for SliceRead<'de> {
         Ok(self.pos == self.slice.len())
     }
 
+    #[cold]
+    fn eof(&self, what: &'static str, at: usize) -> Error {
+        match self.limit {
+            Some(limit) => Error::at(ErrorKind::LimitExceeded(limit), at),
+            None => Error::at(ErrorKind::Eof(what), at),
+        }
+    }
+
     fn set_limit(&mut self, limit: usize) {
-        self.limit = limit;
+        if limit < self.slice.len() {
+            self.slice = &self.slice[..limit];
+            self.limit = Some(limit);
+        }
     }
 }
 

@@ -51,6 +51,7 @@ impl<'a> Serializer<'a> {
         }
     }
 
+    #[inline]
     fn header(&mut self, ty: VariantType, flags: u32) -> Result<()> {
         let id = self.cfg.dialect.id_of(ty).ok_or_else(|| {
             Error::new(ErrorKind::Unrepresentable(format!(
@@ -81,6 +82,7 @@ impl<'a> Serializer<'a> {
 
     /// Before writing an item of the innermost open container: values may sit at most
     /// `max_depth` containers deep (the decoder's rule, and Godot's).
+    #[inline]
     fn child(&self) -> Result<()> {
         if self.depth > self.cfg.max_depth {
             return Err(Error::new(ErrorKind::DepthLimit(self.cfg.max_depth)));
@@ -119,6 +121,7 @@ impl<'a> Serializer<'a> {
         Ok(at)
     }
 
+    #[inline]
     fn str_value(&mut self, v: &str) -> Result<()> {
         check_godot_str(v)?;
         self.header(VariantType::String, 0)?;
@@ -127,6 +130,7 @@ impl<'a> Serializer<'a> {
     }
 }
 
+#[inline]
 pub(crate) fn put_u32(out: &mut Vec<u8>, v: u32) {
     out.extend_from_slice(&v.to_le_bytes());
 }

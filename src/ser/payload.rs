@@ -9,7 +9,12 @@ use crate::error::{Error, ErrorKind, Result};
 
 /// Godot strings cannot hold NUL (the decoder stops there) and drop a leading BOM:
 /// refuse what the engine would silently change.
+#[inline]
 pub(crate) fn check_godot_str(s: &str) -> Result<()> {
+    // A plain loop: most strings are short keys, where a memchr call costs more.
+    if !s.bytes().any(|b| b == 0) && !s.starts_with('\u{feff}') {
+        return Ok(());
+    }
     if s.starts_with('\u{feff}') {
         return Err(Error::new(ErrorKind::Unrepresentable(
             "a string starting with U+FEFF (Godot drops a leading BOM)".into(),
@@ -23,12 +28,14 @@ pub(crate) fn check_godot_str(s: &str) -> Result<()> {
     Ok(())
 }
 
+#[inline]
 fn pad(out: &mut Vec<u8>, len: usize) {
     let p = (4 - len % 4) % 4;
     out.extend_from_slice(&[0u8; 3][..p]);
 }
 
 /// Length, UTF-8 bytes, zero padding. The caller has checked the string.
+#[inline]
 pub(crate) fn put_str(out: &mut Vec<u8>, s: &str) {
     put_u32(out, s.len() as u32);
     out.extend_from_slice(s.as_bytes());
@@ -235,7 +242,13 @@ impl<'a> ser::Serializer for ElemSerializer<'a> {
             e => Err(wrong(e.name(), "a bool")),
         }
     }
+    #[inline]
     fn serialize_f32(self, v: f32) -> Result<()> {
+        // The common case in math types: an f32 into an f32 field needs no checks.
+        if let Elem::F32 = self.elem {
+            self.out.extend_from_slice(&v.to_le_bytes());
+            return Ok(());
+        }
         self.float(v.into())
     }
     fn serialize_f64(self, v: f64) -> Result<()> {
@@ -344,6 +357,7 @@ pub(crate) enum Layout {
 }
 
 impl Layout {
+    #[inline]
     fn elem(self, i: usize) -> Elem {
         match self {
             Layout::Uniform(e, _) => e,
@@ -373,6 +387,7 @@ pub struct FieldsCompound<'a> {
 }
 
 impl<'a> FieldsCompound<'a> {
+    #[inline]
     pub(crate) fn new(out: &'a mut Vec<u8>, layout: Layout, len: usize) -> Result<Self> {
         if !layout.accepts(len) {
             return Err(wrong(
@@ -388,6 +403,7 @@ impl<'a> FieldsCompound<'a> {
         })
     }
 
+    #[inline]
     pub(crate) fn field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         if self.index == self.len {
             return Err(wrong("a fixed number of fields", "too many fields"));

@@ -22,7 +22,11 @@ const MARKER: &str = marker!("NodePath");
 /// assert_eq!(p.to_string(), "../Player/Sprite:modulate:a");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-pub struct NodePath {
+pub struct NodePath(Box<Parts>);
+
+// Boxed so that a Variant holding a NodePath stays small.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+struct Parts {
     absolute: bool,
     names: Vec<String>,
     subnames: Vec<String>,
@@ -31,39 +35,39 @@ pub struct NodePath {
 impl NodePath {
     /// A path from its parts, as Godot stores them.
     pub fn from_parts(absolute: bool, names: Vec<String>, subnames: Vec<String>) -> Self {
-        NodePath {
+        NodePath(Box::new(Parts {
             absolute,
             names,
             subnames,
-        }
+        }))
     }
 
     /// Whether the path starts at the root (`/root/...`).
     pub fn is_absolute(&self) -> bool {
-        self.absolute
+        self.0.absolute
     }
 
     /// The node names (`a`, `b` in `a/b:c`).
     pub fn names(&self) -> &[String] {
-        &self.names
+        &self.0.names
     }
 
     /// The property subnames (`c` in `a/b:c`).
     pub fn subnames(&self) -> &[String] {
-        &self.subnames
+        &self.0.subnames
     }
 
     pub(crate) fn names_mut(&mut self) -> &mut Vec<String> {
-        &mut self.names
+        &mut self.0.names
     }
 
     pub(crate) fn subnames_mut(&mut self) -> &mut Vec<String> {
-        &mut self.subnames
+        &mut self.0.subnames
     }
 
     /// Whether this is the empty path `NodePath("")`.
     pub fn is_empty(&self) -> bool {
-        !self.absolute && self.names.is_empty() && self.subnames.is_empty()
+        !self.0.absolute && self.0.names.is_empty() && self.0.subnames.is_empty()
     }
 }
 
@@ -95,11 +99,7 @@ impl From<&str> for NodePath {
             .filter(|n| !n.is_empty())
             .map(str::to_owned)
             .collect();
-        NodePath {
-            absolute,
-            names,
-            subnames,
-        }
+        NodePath::from_parts(absolute, names, subnames)
     }
 }
 
@@ -111,16 +111,16 @@ impl From<String> for NodePath {
 
 impl fmt::Display for NodePath {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.absolute {
+        if self.0.absolute {
             f.write_str("/")?;
         }
-        for (i, n) in self.names.iter().enumerate() {
+        for (i, n) in self.0.names.iter().enumerate() {
             if i > 0 {
                 f.write_str("/")?;
             }
             f.write_str(n)?;
         }
-        for s in &self.subnames {
+        for s in &self.0.subnames {
             write!(f, ":{s}")?;
         }
         Ok(())
@@ -133,9 +133,9 @@ impl Serialize for NodePath {
             return s.collect_str(self);
         }
         let mut t = s.serialize_tuple_struct(MARKER, 3)?;
-        t.serialize_field(&self.absolute)?;
-        t.serialize_field(&self.names)?;
-        t.serialize_field(&self.subnames)?;
+        t.serialize_field(&self.0.absolute)?;
+        t.serialize_field(&self.0.names)?;
+        t.serialize_field(&self.0.subnames)?;
         t.end()
     }
 }

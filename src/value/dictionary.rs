@@ -21,17 +21,18 @@ use super::Variant;
 /// assert_eq!(d.get(&Variant::Float(1.5)), Some(&Variant::from("float key")));
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Dictionary(IndexMap<Variant, Variant>);
+// Boxed so that a Variant holding a Dictionary stays small.
+pub struct Dictionary(Box<IndexMap<Variant, Variant>>);
 
 impl Dictionary {
     /// An empty dictionary.
     pub fn new() -> Self {
-        Dictionary(IndexMap::new())
+        Dictionary(Box::default())
     }
 
     /// An empty dictionary with room for `n` entries.
     pub fn with_capacity(n: usize) -> Self {
-        Dictionary(IndexMap::with_capacity(n))
+        Dictionary(Box::new(IndexMap::with_capacity(n)))
     }
 
     /// Number of entries.
@@ -97,7 +98,7 @@ impl Dictionary {
 impl Hash for Dictionary {
     fn hash<H: Hasher>(&self, h: &mut H) {
         self.0.len().hash(h);
-        for (k, v) in &self.0 {
+        for (k, v) in self.0.iter() {
             k.hash(h);
             v.hash(h);
         }
@@ -106,11 +107,11 @@ impl Hash for Dictionary {
 
 impl<K: Into<Variant>, V: Into<Variant>> FromIterator<(K, V)> for Dictionary {
     fn from_iter<I: IntoIterator<Item = (K, V)>>(iter: I) -> Self {
-        Dictionary(
-            iter.into_iter()
-                .map(|(k, v)| (k.into(), v.into()))
-                .collect(),
-        )
+        let map: IndexMap<Variant, Variant> = iter
+            .into_iter()
+            .map(|(k, v)| (k.into(), v.into()))
+            .collect();
+        Dictionary(Box::new(map))
     }
 }
 
@@ -118,7 +119,7 @@ impl IntoIterator for Dictionary {
     type Item = (Variant, Variant);
     type IntoIter = indexmap::map::IntoIter<Variant, Variant>;
     fn into_iter(self) -> Self::IntoIter {
-        self.0.into_iter()
+        (*self.0).into_iter()
     }
 }
 

@@ -349,14 +349,14 @@ impl fmt::Display for VariantDisplay<'_> {
             Variant::Plane(v) => self.floats(f, VariantType::Plane, std::slice::from_ref(v)),
             Variant::Quat(v) => self.floats(f, VariantType::Quat, std::slice::from_ref(v)),
             Variant::Aabb(v) => self.floats(f, VariantType::Aabb, std::slice::from_ref(v)),
-            Variant::Basis(v) => self.floats(f, VariantType::Basis, std::slice::from_ref(v)),
+            Variant::Basis(v) => self.floats(f, VariantType::Basis, std::slice::from_ref(&**v)),
             Variant::Transform(v) => {
-                self.floats(f, VariantType::Transform, std::slice::from_ref(v))
+                self.floats(f, VariantType::Transform, std::slice::from_ref(&**v))
             }
             Variant::Color(v) => self.floats(f, VariantType::Color, std::slice::from_ref(v)),
             Variant::Vector4(v) => self.floats(f, VariantType::Vector4, std::slice::from_ref(v)),
             Variant::Projection(v) => {
-                self.floats(f, VariantType::Projection, std::slice::from_ref(v))
+                self.floats(f, VariantType::Projection, std::slice::from_ref(&**v))
             }
             Variant::Vector2i(v) => self.ints(f, VariantType::Vector2i, v),
             Variant::Rect2i(v) => self.ints(f, VariantType::Rect2i, v),

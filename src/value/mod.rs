@@ -63,9 +63,9 @@ pub enum Variant {
     /// `AABB`.
     Aabb(Aabb),
     /// `Basis`.
-    Basis(Basis),
+    Basis(Box<Basis>),
     /// `Transform`.
-    Transform(Transform),
+    Transform(Box<Transform>),
     /// `Color`.
     Color(Color),
     /// `NodePath`.
@@ -73,7 +73,7 @@ pub enum Variant {
     /// `RID`.
     Rid(Rid),
     /// A full Object: class and stored properties (decoded only with `allow_objects`).
-    Object(Object),
+    Object(Box<Object>),
     /// An Object sent as its instance id (Godot's `EncodedObjectAsID`).
     ObjectId(u64),
     /// `Dictionary`.
@@ -105,13 +105,13 @@ pub enum Variant {
     /// `Vector4i` (Godot 4).
     Vector4i(Vector4i),
     /// `Projection` (Godot 4).
-    Projection(Projection),
+    Projection(Box<Projection>),
     /// `StringName` (Godot 4).
     StringName(StringName),
     /// `Callable` (Godot 4; sent empty).
     Callable(Callable),
     /// `Signal` (Godot 4).
-    Signal(Signal),
+    Signal(Box<Signal>),
     /// `PackedInt64Array` (Godot 4).
     PackedInt64Array(PackedInt64Array),
     /// `PackedFloat64Array` (Godot 4).
@@ -119,11 +119,11 @@ pub enum Variant {
     /// `PackedVector4Array` (Godot 4.3+).
     PackedVector4Array(PackedVector4Array),
     /// A typed `Array[T]` (Godot 4.3+).
-    TypedArray(TypedArray),
+    TypedArray(Box<TypedArray>),
     /// A typed `Dictionary[K, V]` (Godot 4.4+).
-    TypedDictionary(TypedDictionary),
+    TypedDictionary(Box<TypedDictionary>),
     /// `Image` (Godot 2).
-    Image(Image),
+    Image(Box<Image>),
     /// `InputEvent` (Godot 2).
     InputEvent(InputEvent),
 }
@@ -285,8 +285,8 @@ impl PartialEq for Variant {
             (Plane(a), Plane(b)) => floats_eq(a, b),
             (Quat(a), Quat(b)) => floats_eq(a, b),
             (Aabb(a), Aabb(b)) => floats_eq(a, b),
-            (Basis(a), Basis(b)) => floats_eq(a, b),
-            (Transform(a), Transform(b)) => floats_eq(a, b),
+            (Basis(a), Basis(b)) => floats_eq(&**a, &**b),
+            (Transform(a), Transform(b)) => floats_eq(&**a, &**b),
             (Color(a), Color(b)) => floats_eq(a, b),
             (NodePath(a), NodePath(b)) => a == b,
             (Rid(a), Rid(b)) => a == b,
@@ -317,7 +317,7 @@ impl PartialEq for Variant {
             (Vector3i(a), Vector3i(b)) => a == b,
             (Vector4(a), Vector4(b)) => floats_eq(a, b),
             (Vector4i(a), Vector4i(b)) => a == b,
-            (Projection(a), Projection(b)) => floats_eq(a, b),
+            (Projection(a), Projection(b)) => floats_eq(&**a, &**b),
             (StringName(a), StringName(b)) => a == b,
             (Callable(a), Callable(b)) => a == b,
             (Signal(a), Signal(b)) => a == b,
@@ -358,8 +358,8 @@ impl Hash for Variant {
             Plane(v) => hash_floats(v, h),
             Quat(v) => hash_floats(v, h),
             Aabb(v) => hash_floats(v, h),
-            Basis(v) => hash_floats(v, h),
-            Transform(v) => hash_floats(v, h),
+            Basis(v) => hash_floats(&**v, h),
+            Transform(v) => hash_floats(&**v, h),
             Color(v) => hash_floats(v, h),
             NodePath(p) => p.hash(h),
             Rid(r) => r.hash(h),
@@ -379,7 +379,7 @@ impl Hash for Variant {
             Vector3i(v) => v.hash(h),
             Vector4(v) => hash_floats(v, h),
             Vector4i(v) => v.hash(h),
-            Projection(v) => hash_floats(v, h),
+            Projection(v) => hash_floats(&**v, h),
             StringName(v) => v.hash(h),
             Callable(v) => v.hash(h),
             Signal(v) => v.hash(h),
@@ -407,17 +407,38 @@ macro_rules! from_impls {
 from_impls!(
     bool => Bool, i64 => Int, f64 => Float, String => String, Vector2 => Vector2,
     Rect2 => Rect2, Vector3 => Vector3, Transform2D => Transform2D, Plane => Plane,
-    Quat => Quat, Aabb => Aabb, Basis => Basis, Transform => Transform, Color => Color,
-    NodePath => NodePath, Rid => Rid, Object => Object, Dictionary => Dictionary,
+    Quat => Quat, Aabb => Aabb, Color => Color,
+    NodePath => NodePath, Rid => Rid, Dictionary => Dictionary,
     Vec<Variant> => Array, PoolByteArray => PoolByteArray, PoolIntArray => PoolIntArray,
     PoolRealArray => PoolRealArray, PoolStringArray => PoolStringArray,
     PoolVector2Array => PoolVector2Array, PoolVector3Array => PoolVector3Array,
     PoolColorArray => PoolColorArray, Vector2i => Vector2i, Rect2i => Rect2i, Vector3i => Vector3i,
-    Vector4 => Vector4, Vector4i => Vector4i, Projection => Projection, StringName => StringName,
-    Callable => Callable, Signal => Signal, PackedInt64Array => PackedInt64Array,
+    Vector4 => Vector4, Vector4i => Vector4i, StringName => StringName,
+    Callable => Callable, PackedInt64Array => PackedInt64Array,
     PackedFloat64Array => PackedFloat64Array, PackedVector4Array => PackedVector4Array,
-    TypedArray => TypedArray, TypedDictionary => TypedDictionary, Image => Image,
     InputEvent => InputEvent,
+);
+
+macro_rules! from_boxed {
+    ($($t:ident),*) => {
+        $(impl From<$t> for Variant {
+            fn from(v: $t) -> Self {
+                Variant::$t(Box::new(v))
+            }
+        })*
+    };
+}
+
+// Large payloads are boxed so that a Variant stays 32 bytes.
+from_boxed!(
+    Basis,
+    Transform,
+    Projection,
+    Object,
+    Signal,
+    TypedArray,
+    TypedDictionary,
+    Image
 );
 
 impl From<i32> for Variant {

@@ -89,7 +89,7 @@ impl<'de> Visitor<'de> for ObjectVisitor {
         let PropsVec(properties) = seq
             .next_element()?
             .ok_or_else(|| de::Error::invalid_length(1, &self))?;
-        Ok(Variant::Object(Object { class, properties }))
+        Ok(Variant::Object(Box::new(Object { class, properties })))
     }
 }
 
@@ -106,7 +106,7 @@ impl<'de> Deserialize<'de> for ObjectValue {
 impl<'de> Deserialize<'de> for Object {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         match d.deserialize_tuple_struct(marker::OBJECT, 2, ObjectVisitor)? {
-            Variant::Object(o) => Ok(o),
+            Variant::Object(o) => Ok(*o),
             _ => Err(de::Error::custom(
                 "expected a full Object, found null or an object id",
             )),

@@ -144,7 +144,7 @@ impl<'de> Deserialize<'de> for ArrayValue {
                 let items: Vec<Variant> = next(&mut seq, 3, &self)?;
                 Ok(ArrayValue(match element {
                     None => Variant::Array(items),
-                    Some(element) => Variant::TypedArray(TypedArray { element, items }),
+                    Some(element) => Variant::TypedArray(Box::new(TypedArray { element, items })),
                 }))
             }
         }
@@ -170,11 +170,11 @@ impl<'de> Deserialize<'de> for DictionaryValue {
                 Ok(DictionaryValue(if key.is_none() && value.is_none() {
                     Variant::Dictionary(entries)
                 } else {
-                    Variant::TypedDictionary(TypedDictionary {
+                    Variant::TypedDictionary(Box::new(TypedDictionary {
                         key,
                         value,
                         entries,
-                    })
+                    }))
                 }))
             }
         }
@@ -185,7 +185,7 @@ impl<'de> Deserialize<'de> for DictionaryValue {
 impl<'de> Deserialize<'de> for TypedArray {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         match ArrayValue::deserialize(d)?.0 {
-            Variant::TypedArray(a) => Ok(a),
+            Variant::TypedArray(a) => Ok(*a),
             _ => Err(de::Error::custom(
                 "expected a typed Array, found an untyped one",
             )),
@@ -196,7 +196,7 @@ impl<'de> Deserialize<'de> for TypedArray {
 impl<'de> Deserialize<'de> for TypedDictionary {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         match DictionaryValue::deserialize(d)?.0 {
-            Variant::TypedDictionary(t) => Ok(t),
+            Variant::TypedDictionary(t) => Ok(*t),
             _ => Err(de::Error::custom(
                 "expected a typed Dictionary, found an untyped one",
             )),

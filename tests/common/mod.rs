@@ -40,7 +40,10 @@ impl Case {
 
 pub fn unhex(s: &str) -> Vec<u8> {
     let s: String = s.split_whitespace().collect();
-    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex")).collect()
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex"))
+        .collect()
 }
 
 pub fn hex(b: &[u8]) -> String {
@@ -62,16 +65,31 @@ pub fn load(rel: &str) -> Vec<Case> {
 
 /// The fixture sets: file, dialect, engine binary name.
 pub const SETS: [(&str, Dialect, &str); 3] = [
-    ("tests/fixtures/godot3/godot3.2.jsonl", Dialect::Godot3, "godot3.2"),
-    ("tests/fixtures/godot3/godot3.6.jsonl", Dialect::Godot3, "godot3.6"),
-    ("tests/fixtures/godot4/godot4.6.jsonl", Dialect::Godot4, "godot4"),
+    (
+        "tests/fixtures/godot3/godot3.2.jsonl",
+        Dialect::Godot3,
+        "godot3.2",
+    ),
+    (
+        "tests/fixtures/godot3/godot3.6.jsonl",
+        Dialect::Godot3,
+        "godot3.6",
+    ),
+    (
+        "tests/fixtures/godot4/godot4.6.jsonl",
+        Dialect::Godot4,
+        "godot4",
+    ),
 ];
 
 /// Our bytes equal the engine's, except that Godot 3 leaves NodePath padding
 /// uninitialised: there, only a byte we wrote as 0 may differ.
 pub fn same_bytes(ours: &[u8], engine: &[u8], has_nodepath: bool) -> bool {
     ours.len() == engine.len()
-        && ours.iter().zip(engine).all(|(a, b)| a == b || (has_nodepath && *a == 0))
+        && ours
+            .iter()
+            .zip(engine)
+            .all(|(a, b)| a == b || (has_nodepath && *a == 0))
 }
 
 /// The engine wrapper for `name`, from `$GODOT_BIN` or `./.godot-oracles/bin`.
@@ -85,9 +103,15 @@ pub fn engine(name: &str) -> Option<PathBuf> {
         return Some(path);
     }
     if std::env::var("GODOT_ORACLES_REQUIRED").as_deref() == Ok("1") {
-        panic!("engine {name} not found in {} and GODOT_ORACLES_REQUIRED=1", dir.display());
+        panic!(
+            "engine {name} not found in {} and GODOT_ORACLES_REQUIRED=1",
+            dir.display()
+        );
     }
-    eprintln!("skipped: engine {name} not found in {} (run scripts/setup-godot.sh)", dir.display());
+    eprintln!(
+        "skipped: engine {name} not found in {} (run scripts/setup-godot.sh)",
+        dir.display()
+    );
     None
 }
 
@@ -111,7 +135,11 @@ pub fn run_script(engine: &Path, godot4: bool, script: &str, env: &[(&str, &Path
     }
     let out = cmd.output().expect("run engine");
     let _ = std::fs::remove_dir_all(&dir);
-    assert!(out.status.success(), "engine failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "engine failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 

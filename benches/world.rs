@@ -1,0 +1,243 @@
+//! A world snapshot of 1000 entities through godot_bin and its peers in one run.
+//!
+//! `cargo bench --bench world`; `scripts/bench-report.sh` turns the results into the
+//! README table. Before the timings, the encoded size and the heap use of one decode
+//! are printed for every format (a counting allocator wraps the system one).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::hint::black_box;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use godot_bin::{PoolStringArray, Quat, Variant, Vector3};
+use serde::{Deserialize, Serialize};
+
+struct Counting;
+
+static ALLOCS: AtomicUsize = AtomicUsize::new(0);
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCS.fetch_add(1, Relaxed);
+        let live = LIVE.fetch_add(layout.size(), Relaxed) + layout.size();
+        PEAK.fetch_max(live, Relaxed);
+        System.alloc(layout)
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE.fetch_sub(layout.size(), Relaxed);
+        System.dealloc(ptr, layout)
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// (allocations, peak extra heap bytes) of running `f` once.
+fn heap<T>(f: impl FnOnce() -> T) -> (usize, usize) {
+    let (a0, l0) = (ALLOCS.load(Relaxed), LIVE.load(Relaxed));
+    PEAK.store(l0, Relaxed);
+    let v = f();
+    let r = (ALLOCS.load(Relaxed) - a0, PEAK.load(Relaxed) - l0);
+    drop(v);
+    r
+}
+
+#[derive(Serialize, Deserialize, Clone, PartialEq, Debug)]
+struct Entity {
+    name: String,
+    id: u32,
+    position: Vector3,
+    rotation: Quat,
+    velocity: Vector3,
+    hp: i32,
+    alive: bool,
+    tags: PoolStringArray,
+}
+
+#[derive(Serialize, Deserialize, Clone, PartialEq, Debug)]
+struct World {
+    tick: u64,
+    entities: Vec<Entity>,
+}
+
+/// The same data with borrowed strings (zero-copy where the format allows).
+#[derive(Deserialize)]
+struct EntityRef<'a> {
+    #[serde(borrow)]
+    name: &'a str,
+    id: u32,
+    position: Vector3,
+    rotation: Quat,
+    velocity: Vector3,
+    hp: i32,
+    alive: bool,
+    #[serde(borrow, with = "godot_bin::pool::string")]
+    tags: Vec<&'a str>,
+}
+
+#[derive(Deserialize)]
+struct WorldRef<'a> {
+    tick: u64,
+    #[serde(borrow)]
+    entities: Vec<EntityRef<'a>>,
+}
+
+/// Whether the borrowed decode holds the same data.
+fn same(r: &WorldRef, w: &World) -> bool {
+    r.tick == w.tick
+        && r.entities.len() == w.entities.len()
+        && r.entities.iter().zip(&w.entities).all(|(a, b)| {
+            a.name == b.name
+                && a.id == b.id
+                && a.position == b.position
+                && a.rotation == b.rotation
+                && a.velocity == b.velocity
+                && a.hp == b.hp
+                && a.alive == b.alive
+                && a.tags == b.tags.0
+        })
+}
+
+fn world() -> World {
+    // A fixed LCG: the same snapshot every run.
+    let mut s: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = move || {
+        s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (s >> 33) as u32
+    };
+    let mut f = move || (next() % 20000) as f32 / 100.0 - 100.0;
+    let entities = (0..1000u32)
+        .map(|id| Entity {
+            name: format!("entity_{id:04}"),
+            id,
+            position: Vector3::new(f(), f(), f()),
+            rotation: Quat::new(0.0, f() / 100.0, 0.0, 1.0),
+            velocity: Vector3::new(f(), 0.0, f()),
+            hp: (f() as i32).abs(),
+            alive: id % 7 != 0,
+            tags: PoolStringArray(
+                ["npc", "enemy", "flying", "boss"][..(id % 4) as usize]
+                    .iter()
+                    .map(|t| t.to_string())
+                    .collect(),
+            ),
+        })
+        .collect();
+    World {
+        tick: 123_456,
+        entities,
+    }
+}
+
+type Enc = fn(&World) -> Vec<u8>;
+type Dec = fn(&[u8]) -> World;
+
+fn formats() -> Vec<(&'static str, Enc, Dec)> {
+    vec![
+        (
+            "godot_bin",
+            |w| godot_bin::to_vec(w).unwrap(),
+            |b| godot_bin::from_slice(b).unwrap(),
+        ),
+        (
+            "bincode",
+            |w| bincode::serialize(w).unwrap(),
+            |b| bincode::deserialize(b).unwrap(),
+        ),
+        (
+            "postcard",
+            |w| postcard::to_allocvec(w).unwrap(),
+            |b| postcard::from_bytes(b).unwrap(),
+        ),
+        (
+            "rmp_serde",
+            |w| rmp_serde::to_vec_named(w).unwrap(),
+            |b| rmp_serde::from_slice(b).unwrap(),
+        ),
+        (
+            "serde_json",
+            |w| serde_json::to_vec(w).unwrap(),
+            |b| serde_json::from_slice(b).unwrap(),
+        ),
+    ]
+}
+
+fn report(w: &World) {
+    eprintln!("\nformat       bytes   decode: allocations  peak heap bytes");
+    for (name, enc, dec) in formats() {
+        let bytes = enc(w);
+        assert_eq!(&dec(&bytes), w, "{name} round trip");
+        let (allocs, peak) = heap(|| dec(&bytes));
+        eprintln!("{name:<11} {:>6}   {allocs:>18}  {peak:>15}", bytes.len());
+    }
+    let g = godot_bin::to_vec(w).unwrap();
+    assert!(
+        same(&godot_bin::from_slice::<WorldRef>(&g).unwrap(), w),
+        "borrowed decode"
+    );
+    let (allocs, peak) = heap(|| godot_bin::from_slice::<WorldRef>(&g).unwrap());
+    eprintln!("godot_bin borrowed        {allocs:>11}  {peak:>15}");
+    let (allocs, peak) = heap(|| godot_bin::from_slice::<Variant>(&g).unwrap());
+    eprintln!("godot_bin Variant         {allocs:>11}  {peak:>15}");
+    let j = serde_json::to_vec(w).unwrap();
+    let (allocs, peak) = heap(|| serde_json::from_slice::<serde_json::Value>(&j).unwrap());
+    eprintln!("serde_json Value          {allocs:>11}  {peak:>15}\n");
+}
+
+fn bench(c: &mut Criterion) {
+    let w = world();
+    report(&w);
+
+    let mut group = c.benchmark_group("serialize");
+    for (name, enc, _) in formats() {
+        group.throughput(Throughput::Bytes(enc(&w).len() as u64));
+        group.bench_with_input(BenchmarkId::from_parameter(name), &w, |b, w| {
+            b.iter(|| enc(black_box(w)))
+        });
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group("deserialize");
+    for (name, enc, dec) in formats() {
+        let bytes = enc(&w);
+        group.throughput(Throughput::Bytes(bytes.len() as u64));
+        group.bench_with_input(BenchmarkId::from_parameter(name), &bytes, |b, bytes| {
+            b.iter(|| dec(black_box(bytes)))
+        });
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group("deserialize_borrowed");
+    let g = godot_bin::to_vec(&w).unwrap();
+    group.throughput(Throughput::Bytes(g.len() as u64));
+    group.bench_function("godot_bin", |b| {
+        b.iter(|| godot_bin::from_slice::<WorldRef>(black_box(&g)).unwrap())
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("deserialize_dynamic");
+    group.throughput(Throughput::Bytes(g.len() as u64));
+    group.bench_function("godot_bin_Variant", |b| {
+        b.iter(|| godot_bin::from_slice::<Variant>(black_box(&g)).unwrap())
+    });
+    let j = serde_json::to_vec(&w).unwrap();
+    group.throughput(Throughput::Bytes(j.len() as u64));
+    group.bench_function("serde_json_Value", |b| {
+        b.iter(|| serde_json::from_slice::<serde_json::Value>(black_box(&j)).unwrap())
+    });
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .sample_size(30)
+        .warm_up_time(std::time::Duration::from_millis(500))
+        .measurement_time(std::time::Duration::from_secs(2));
+    targets = bench
+}
+criterion_main!(benches);
