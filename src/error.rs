@@ -51,6 +51,17 @@ pub enum ErrorKind {
     /// The value needs more input than [`Config::max_bytes`](crate::Config::max_bytes) allows.
     #[error("value larger than the limit of {0} bytes")]
     LimitExceeded(usize),
+    /// A frame (length-prefixed value) longer than the reader or writer accepts.
+    #[error("frame of {len} bytes is larger than the limit of {max}")]
+    FrameTooLarge {
+        /// The frame's length.
+        len: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// Text given as Base64 is not Base64.
+    #[error("invalid Base64: {0}")]
+    InvalidBase64(String),
     /// Containers nested deeper than the limit.
     #[error("nesting deeper than the limit of {0}")]
     DepthLimit(usize),
@@ -97,6 +108,12 @@ impl Error {
             kind,
             offset: Some(offset),
         }))
+    }
+
+    /// Moves the offset by `delta` (a value decoded from inside a larger stream).
+    pub(crate) fn shifted(mut self, delta: usize) -> Self {
+        self.0.offset = self.0.offset.map(|o| o + delta);
+        self
     }
 
     /// Sets the offset unless a deeper frame already did.

@@ -6,6 +6,13 @@ mod config;
 pub mod de;
 mod dialect;
 mod error;
+pub mod framing;
+#[cfg(feature = "tokio")]
+pub mod codec;
+#[cfg(any(feature = "glam", feature = "mint"))]
+mod interop;
+#[cfg(feature = "glam")]
+pub use interop::glam;
 mod marker;
 pub mod ser;
 mod types;
