@@ -39,12 +39,28 @@ pub struct PlayerInfo {
 /// What the server sends.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub enum ServerMsg {
-    Welcome { id: i64 },
-    PlayerList { players: Vec<PlayerInfo> },
-    Joined { id: i64, name: String },
-    Chat { from: i64, text: String },
-    Moved { id: i64, position: Vector3, rotation: Quat },
-    Left { id: i64 },
+    Welcome {
+        id: i64,
+    },
+    PlayerList {
+        players: Vec<PlayerInfo>,
+    },
+    Joined {
+        id: i64,
+        name: String,
+    },
+    Chat {
+        from: i64,
+        text: String,
+    },
+    Moved {
+        id: i64,
+        position: Vector3,
+        rotation: Quat,
+    },
+    Left {
+        id: i64,
+    },
 }
 
 struct Player {
@@ -99,7 +115,8 @@ fn client(
     stream.set_read_timeout(Some(Duration::from_secs(30)))?;
     stream.set_nodelay(true)?;
     let out = VarWriter::new(stream.try_clone()?, Framing::PacketPeerStream).with_config(cfg);
-    let mut input = VarReader::new(BufReader::new(stream), Framing::PacketPeerStream).with_config(cfg);
+    let mut input =
+        VarReader::new(BufReader::new(stream), Framing::PacketPeerStream).with_config(cfg);
     let mut out = Some(out);
     let mut id = None;
     while let Some(msg) = input.get_var::<ClientMsg>()? {
@@ -114,19 +131,33 @@ fn client(
                 id = Some(me);
                 let mut w = out.take().expect("one join per connection");
                 w.put_var(&ServerMsg::Welcome { id: me })?;
-                lobby.broadcast(&ServerMsg::Joined { id: me, name: name.clone() });
-                let info = PlayerInfo { id: me, name, position: Vector3::default(), rotation: Quat::IDENTITY };
+                lobby.broadcast(&ServerMsg::Joined {
+                    id: me,
+                    name: name.clone(),
+                });
+                let info = PlayerInfo {
+                    id: me,
+                    name,
+                    position: Vector3::default(),
+                    rotation: Quat::IDENTITY,
+                };
                 lobby.players.insert(me, Player { info, out: w });
                 let players = lobby.players.values().map(|p| p.info.clone()).collect();
                 lobby.broadcast(&ServerMsg::PlayerList { players });
             }
-            (ClientMsg::Chat { text }, Some(me)) => lobby.broadcast(&ServerMsg::Chat { from: me, text }),
+            (ClientMsg::Chat { text }, Some(me)) => {
+                lobby.broadcast(&ServerMsg::Chat { from: me, text })
+            }
             (ClientMsg::Move { position, rotation }, Some(me)) => {
                 if let Some(p) = lobby.players.get_mut(&me) {
                     p.info.position = position;
                     p.info.rotation = rotation;
                 }
-                lobby.broadcast(&ServerMsg::Moved { id: me, position, rotation });
+                lobby.broadcast(&ServerMsg::Moved {
+                    id: me,
+                    position,
+                    rotation,
+                });
             }
             (ClientMsg::Leave, Some(me)) => {
                 lobby.broadcast(&ServerMsg::Left { id: me });
@@ -153,6 +184,9 @@ fn main() -> std::io::Result<()> {
         _ => Dialect::Godot3,
     };
     let listener = TcpListener::bind(("127.0.0.1", port))?;
-    println!("listening on {} for {dialect:?} clients", listener.local_addr()?);
+    println!(
+        "listening on {} for {dialect:?} clients",
+        listener.local_addr()?
+    );
     serve(listener, Config::new().dialect(dialect), None, None)
 }

@@ -75,7 +75,10 @@ impl<T: DeserializeOwned> Decoder for VarCodec<T> {
         }
         let len = self.framing.length([src[0], src[1], src[2], src[3]]);
         if len > self.max_frame {
-            return Err(Error::new(ErrorKind::FrameTooLarge { len, max: self.max_frame }));
+            return Err(Error::new(ErrorKind::FrameTooLarge {
+                len,
+                max: self.max_frame,
+            }));
         }
         if src.len() < 4 + len {
             // Room for the rest of this frame only: the limit above bounds it.
@@ -94,7 +97,10 @@ impl<T: Serialize> Encoder<&T> for VarCodec<T> {
     fn encode(&mut self, item: &T, dst: &mut BytesMut) -> Result<()> {
         let bytes = self.cfg.to_vec(item)?;
         if bytes.len() > self.max_frame {
-            return Err(Error::new(ErrorKind::FrameTooLarge { len: bytes.len(), max: self.max_frame }));
+            return Err(Error::new(ErrorKind::FrameTooLarge {
+                len: bytes.len(),
+                max: self.max_frame,
+            }));
         }
         dst.reserve(4 + bytes.len());
         dst.put_slice(&self.framing.prefix(bytes.len())?);

@@ -79,12 +79,20 @@ impl Framing {
     /// The 4-byte length prefix for a payload of `len` bytes.
     pub fn prefix(self, len: usize) -> Result<[u8; 4]> {
         let n = u32::try_from(len).map_err(|_| too_large(len, u32::MAX as usize))?;
-        Ok(if self.big_endian() { n.to_be_bytes() } else { n.to_le_bytes() })
+        Ok(if self.big_endian() {
+            n.to_be_bytes()
+        } else {
+            n.to_le_bytes()
+        })
     }
 
     /// Reads a length prefix.
     pub fn length(self, prefix: [u8; 4]) -> usize {
-        (if self.big_endian() { u32::from_be_bytes(prefix) } else { u32::from_le_bytes(prefix) }) as usize
+        (if self.big_endian() {
+            u32::from_be_bytes(prefix)
+        } else {
+            u32::from_le_bytes(prefix)
+        }) as usize
     }
 }
 
@@ -235,7 +243,10 @@ impl<R: Read> VarReader<R> {
         match self.next_frame()? {
             None => Ok(None),
             // Offsets count from the start of the stream.
-            Some(frame) => cfg.from_slice(frame).map(Some).map_err(|e| e.shifted(self.frame_at)),
+            Some(frame) => cfg
+                .from_slice(frame)
+                .map(Some)
+                .map_err(|e| e.shifted(self.frame_at)),
         }
     }
 
@@ -262,7 +273,9 @@ impl<R: Read> VarReader<R> {
 /// # Ok::<(), godot_bin::Error>(())
 /// ```
 pub fn read_all<T: DeserializeOwned, R: Read>(reader: R) -> Result<Vec<T>> {
-    VarReader::new(io::BufReader::new(reader), Framing::STORE_VAR).iter().collect()
+    VarReader::new(io::BufReader::new(reader), Framing::STORE_VAR)
+        .iter()
+        .collect()
 }
 
 /// Writes one `store_var` frame (little-endian length, Godot 3) to `writer`.
@@ -272,9 +285,16 @@ pub fn append_to<W: Write, T: ?Sized + Serialize>(writer: W, value: &T) -> Resul
 
 /// Appends `value` to the `store_var` file at `path` (created if missing), with the
 /// given settings and framing; what the engine's `get_var` loop reads back.
-pub fn append<P: AsRef<Path>, T: ?Sized + Serialize>(path: P, value: &T, cfg: Config, framing: Framing) -> Result<()> {
+pub fn append<P: AsRef<Path>, T: ?Sized + Serialize>(
+    path: P,
+    value: &T,
+    cfg: Config,
+    framing: Framing,
+) -> Result<()> {
     let file = OpenOptions::new().create(true).append(true).open(path)?;
-    VarWriter::new(file, framing).with_config(cfg).put_var(value)
+    VarWriter::new(file, framing)
+        .with_config(cfg)
+        .put_var(value)
 }
 
 /// Encodes one `PacketPeer.put_var` packet (UDP, WebSocket, ENet): the bare value,

@@ -29,9 +29,14 @@ pub mod glam {
     //! # Ok::<(), godot_bin::Error>(())
     //! ```
 
-    use glam::{Affine2, Affine3A, IVec2, IVec3, IVec4, Mat3, Mat3A, Mat4, Vec2, Vec3, Vec3A, Vec4};
+    use glam::{
+        Affine2, Affine3A, IVec2, IVec3, IVec4, Mat3, Mat3A, Mat4, Vec2, Vec3, Vec3A, Vec4,
+    };
 
-    use crate::{Basis, Projection, Quat, Transform, Transform2D, Vector2, Vector2i, Vector3, Vector3i, Vector4, Vector4i};
+    use crate::{
+        Basis, Projection, Quat, Transform, Transform2D, Vector2, Vector2i, Vector3, Vector3i,
+        Vector4, Vector4i,
+    };
 
     macro_rules! both_ways {
         ($g:ty, $ours:ty, |$a:ident| $to_ours:expr, |$b:ident| $to_glam:expr) => {
@@ -48,14 +53,36 @@ pub mod glam {
         };
     }
 
-    both_ways!(Vec2, Vector2, |v| Vector2::new(v.x, v.y), |v| Vec2::new(v.x, v.y));
-    both_ways!(Vec3, Vector3, |v| Vector3::new(v.x, v.y, v.z), |v| Vec3::new(v.x, v.y, v.z));
-    both_ways!(Vec3A, Vector3, |v| Vector3::new(v.x, v.y, v.z), |v| Vec3A::new(v.x, v.y, v.z));
-    both_ways!(Vec4, Vector4, |v| Vector4::new(v.x, v.y, v.z, v.w), |v| Vec4::new(v.x, v.y, v.z, v.w));
-    both_ways!(IVec2, Vector2i, |v| Vector2i::new(v.x, v.y), |v| IVec2::new(v.x, v.y));
-    both_ways!(IVec3, Vector3i, |v| Vector3i::new(v.x, v.y, v.z), |v| IVec3::new(v.x, v.y, v.z));
-    both_ways!(IVec4, Vector4i, |v| Vector4i::new(v.x, v.y, v.z, v.w), |v| IVec4::new(v.x, v.y, v.z, v.w));
-    both_ways!(glam::Quat, Quat, |q| Quat::new(q.x, q.y, q.z, q.w), |q| glam::Quat::from_xyzw(q.x, q.y, q.z, q.w));
+    both_ways!(Vec2, Vector2, |v| Vector2::new(v.x, v.y), |v| Vec2::new(
+        v.x, v.y
+    ));
+    both_ways!(Vec3, Vector3, |v| Vector3::new(v.x, v.y, v.z), |v| {
+        Vec3::new(v.x, v.y, v.z)
+    });
+    both_ways!(Vec3A, Vector3, |v| Vector3::new(v.x, v.y, v.z), |v| {
+        Vec3A::new(v.x, v.y, v.z)
+    });
+    both_ways!(Vec4, Vector4, |v| Vector4::new(v.x, v.y, v.z, v.w), |v| {
+        Vec4::new(v.x, v.y, v.z, v.w)
+    });
+    both_ways!(
+        IVec2,
+        Vector2i,
+        |v| Vector2i::new(v.x, v.y),
+        |v| IVec2::new(v.x, v.y)
+    );
+    both_ways!(IVec3, Vector3i, |v| Vector3i::new(v.x, v.y, v.z), |v| {
+        IVec3::new(v.x, v.y, v.z)
+    });
+    both_ways!(
+        IVec4,
+        Vector4i,
+        |v| Vector4i::new(v.x, v.y, v.z, v.w),
+        |v| IVec4::new(v.x, v.y, v.z, v.w)
+    );
+    both_ways!(glam::Quat, Quat, |q| Quat::new(q.x, q.y, q.z, q.w), |q| {
+        glam::Quat::from_xyzw(q.x, q.y, q.z, q.w)
+    });
     // glam matrices are column-major, like Godot's axes.
     both_ways!(
         Mat3,
@@ -72,13 +99,22 @@ pub mod glam {
     both_ways!(
         Affine2,
         Transform2D,
-        |a| Transform2D::new(a.matrix2.x_axis.into(), a.matrix2.y_axis.into(), a.translation.into()),
+        |a| Transform2D::new(
+            a.matrix2.x_axis.into(),
+            a.matrix2.y_axis.into(),
+            a.translation.into()
+        ),
         |t| Affine2::from_cols(t.x.into(), t.y.into(), t.origin.into())
     );
     both_ways!(
         Mat4,
         Projection,
-        |m| Projection::from_columns(m.x_axis.into(), m.y_axis.into(), m.z_axis.into(), m.w_axis.into()),
+        |m| Projection::from_columns(
+            m.x_axis.into(),
+            m.y_axis.into(),
+            m.z_axis.into(),
+            m.w_axis.into()
+        ),
         |p| Mat4::from_cols(p.x.into(), p.y.into(), p.z.into(), p.w.into())
     );
 
@@ -146,38 +182,92 @@ mod mint_impls {
         };
     }
 
-    both_ways!(mint::Vector2<f32>, Vector2, |v| Vector2::new(v.x, v.y), |v| mint::Vector2 { x: v.x, y: v.y });
-    both_ways!(mint::Vector3<f32>, Vector3, |v| Vector3::new(v.x, v.y, v.z), |v| mint::Vector3 { x: v.x, y: v.y, z: v.z });
-    both_ways!(mint::Vector4<f32>, Vector4, |v| Vector4::new(v.x, v.y, v.z, v.w), |v| mint::Vector4 {
-        x: v.x,
-        y: v.y,
-        z: v.z,
-        w: v.w
-    });
-    both_ways!(mint::Vector2<i32>, Vector2i, |v| Vector2i::new(v.x, v.y), |v| mint::Vector2 { x: v.x, y: v.y });
-    both_ways!(mint::Vector3<i32>, Vector3i, |v| Vector3i::new(v.x, v.y, v.z), |v| mint::Vector3 { x: v.x, y: v.y, z: v.z });
-    both_ways!(mint::Vector4<i32>, Vector4i, |v| Vector4i::new(v.x, v.y, v.z, v.w), |v| mint::Vector4 {
-        x: v.x,
-        y: v.y,
-        z: v.z,
-        w: v.w
-    });
+    both_ways!(
+        mint::Vector2<f32>,
+        Vector2,
+        |v| Vector2::new(v.x, v.y),
+        |v| mint::Vector2 { x: v.x, y: v.y }
+    );
+    both_ways!(
+        mint::Vector3<f32>,
+        Vector3,
+        |v| Vector3::new(v.x, v.y, v.z),
+        |v| mint::Vector3 {
+            x: v.x,
+            y: v.y,
+            z: v.z
+        }
+    );
+    both_ways!(
+        mint::Vector4<f32>,
+        Vector4,
+        |v| Vector4::new(v.x, v.y, v.z, v.w),
+        |v| mint::Vector4 {
+            x: v.x,
+            y: v.y,
+            z: v.z,
+            w: v.w
+        }
+    );
+    both_ways!(
+        mint::Vector2<i32>,
+        Vector2i,
+        |v| Vector2i::new(v.x, v.y),
+        |v| mint::Vector2 { x: v.x, y: v.y }
+    );
+    both_ways!(
+        mint::Vector3<i32>,
+        Vector3i,
+        |v| Vector3i::new(v.x, v.y, v.z),
+        |v| mint::Vector3 {
+            x: v.x,
+            y: v.y,
+            z: v.z
+        }
+    );
+    both_ways!(
+        mint::Vector4<i32>,
+        Vector4i,
+        |v| Vector4i::new(v.x, v.y, v.z, v.w),
+        |v| mint::Vector4 {
+            x: v.x,
+            y: v.y,
+            z: v.z,
+            w: v.w
+        }
+    );
     both_ways!(
         mint::Quaternion<f32>,
         Quat,
         |q| Quat::new(q.v.x, q.v.y, q.v.z, q.s),
-        |q| mint::Quaternion { v: mint::Vector3 { x: q.x, y: q.y, z: q.z }, s: q.w }
+        |q| mint::Quaternion {
+            v: mint::Vector3 {
+                x: q.x,
+                y: q.y,
+                z: q.z
+            },
+            s: q.w
+        }
     );
     both_ways!(
         mint::ColumnMatrix3<f32>,
         Basis,
         |m| Basis::from_columns(m.x.into(), m.y.into(), m.z.into()),
-        |b| mint::ColumnMatrix3 { x: b.x.into(), y: b.y.into(), z: b.z.into() }
+        |b| mint::ColumnMatrix3 {
+            x: b.x.into(),
+            y: b.y.into(),
+            z: b.z.into()
+        }
     );
     both_ways!(
         mint::ColumnMatrix4<f32>,
         Projection,
         |m| Projection::from_columns(m.x.into(), m.y.into(), m.z.into(), m.w.into()),
-        |p| mint::ColumnMatrix4 { x: p.x.into(), y: p.y.into(), z: p.z.into(), w: p.w.into() }
+        |p| mint::ColumnMatrix4 {
+            x: p.x.into(),
+            y: p.y.into(),
+            z: p.z.into(),
+            w: p.w.into()
+        }
     );
 }

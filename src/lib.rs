@@ -2,13 +2,13 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+#[cfg(feature = "tokio")]
+pub mod codec;
 mod config;
 pub mod de;
 mod dialect;
 mod error;
 pub mod framing;
-#[cfg(feature = "tokio")]
-pub mod codec;
 #[cfg(any(feature = "glam", feature = "mint"))]
 mod interop;
 #[cfg(feature = "glam")]
