@@ -1,0 +1,199 @@
+//! Hostile input: length bombs, deep nesting and garbage give errors with offsets,
+//! never panics, and never allocations beyond a small multiple of the input.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use godot_bin::{Config, Dialect, ErrorKind, Variant};
+
+/// Counts the peak of live heap bytes on this thread while enabled.
+struct Counting;
+
+thread_local! {
+    static ON: Cell<bool> = const { Cell::new(false) };
+    static LIVE: Cell<isize> = const { Cell::new(0) };
+    static PEAK: Cell<isize> = const { Cell::new(0) };
+}
+
+fn track(delta: isize) {
+    // try_with: the allocator also runs while thread locals are torn down.
+    let _ = ON.try_with(|on| {
+        if on.get() {
+            LIVE.with(|l| {
+                let v = l.get() + delta;
+                l.set(v);
+                PEAK.with(|p| p.set(p.get().max(v)));
+            });
+        }
+    });
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        track(layout.size() as isize);
+        System.alloc(layout)
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        track(-(layout.size() as isize));
+        System.dealloc(ptr, layout)
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Peak heap bytes allocated while running `f`.
+fn peak<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    LIVE.with(|l| l.set(0));
+    PEAK.with(|p| p.set(0));
+    ON.with(|on| on.set(true));
+    let r = f();
+    ON.with(|on| on.set(false));
+    (r, PEAK.with(|p| p.get()).max(0) as usize)
+}
+
+fn hex(s: &str) -> Vec<u8> {
+    let s: String = s.split_whitespace().collect();
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+        .collect()
+}
+
+/// Bombs: a header and a count that claims far more than the input holds.
+const BOMBS: &[(&str, &str)] = &[
+    ("string length", "04000000 ffffff7f 61626364"),
+    ("string length, negative", "04000000 ffffffff"),
+    ("byte array", "14000000 ffffff7f 00000000"),
+    ("int array", "15000000 ffffff7f 00000000"),
+    ("string array", "17000000 ffffff7f 01000000 00000000"),
+    ("vector3 array", "19000000 00000010 00000000"),
+    ("array", "13000000 ffffff7f 00000000 00000000"),
+    ("dictionary", "12000000 ffffff7f 00000000 00000000"),
+    ("nodepath names", "0f000000 ffffffff ffffff7f 00000000"),
+    (
+        "array of arrays",
+        "13000000 ffffff7f 13000000 ffffff7f 13000000 ffffff7f",
+    ),
+];
+
+#[test]
+fn length_bombs_fail_without_allocating() {
+    for (what, h) in BOMBS {
+        let bytes = hex(h);
+        let (r, slice_peak) = peak(|| godot_bin::from_slice::<Variant>(&bytes));
+        let err = r.unwrap_err();
+        assert!(
+            err.is_eof() || matches!(err.kind(), ErrorKind::InvalidLength { .. }),
+            "{what}: {err}"
+        );
+        assert!(err.offset().is_some(), "{what}: {err}");
+        let (r, reader_peak) = peak(|| godot_bin::from_reader::<_, Variant>(&bytes[..]));
+        assert!(r.is_err(), "{what}");
+        // A small multiple of the input, whatever the count claims.
+        for p in [slice_peak, reader_peak] {
+            assert!(
+                p <= 64 * bytes.len() + 4096,
+                "{what}: {p} bytes allocated for {} bytes",
+                bytes.len()
+            );
+        }
+    }
+}
+
+#[test]
+fn big_valid_input_allocates_in_proportion() {
+    // 100 000 empty arrays: the decoded value is large, but proportional to the input.
+    let bytes = godot_bin::to_vec(&vec![Vec::<i32>::new(); 100_000]).unwrap();
+    let (v, p) = peak(|| godot_bin::from_slice::<Variant>(&bytes).unwrap());
+    assert_eq!(v.as_array().map(Vec::len), Some(100_000));
+    assert!(p <= 8 * bytes.len(), "{p} bytes for {}", bytes.len());
+    let (v, p) = peak(|| godot_bin::from_reader::<_, Variant>(&bytes[..]).unwrap());
+    assert_eq!(v.as_array().map(Vec::len), Some(100_000));
+    assert!(p <= 8 * bytes.len(), "{p} bytes for {}", bytes.len());
+}
+
+#[test]
+fn deep_nesting_stops_at_the_limit() {
+    // A million nested arrays: refused at the depth limit, long before the stack ends.
+    for (dialect, array_id) in [
+        (Dialect::Godot2, 0x15),
+        (Dialect::Godot3, 0x13),
+        (Dialect::Godot4, 0x1c),
+    ] {
+        let mut bytes = Vec::new();
+        for _ in 0..1_000_000 {
+            bytes.extend_from_slice(&[array_id, 0, 0, 0, 1, 0, 0, 0]);
+        }
+        let cfg = Config::new().dialect(dialect);
+        let err = cfg.from_slice::<Variant>(&bytes).unwrap_err();
+        assert!(matches!(err.kind(), ErrorKind::DepthLimit(128)), "{err}");
+        assert_eq!(err.offset(), Some(8 * 128));
+        let err = cfg.from_reader::<_, Variant>(&bytes[..]).unwrap_err();
+        assert!(matches!(err.kind(), ErrorKind::DepthLimit(128)), "{err}");
+        // Typed targets stop too.
+        #[derive(serde::Deserialize, Debug)]
+        struct Tree(#[allow(dead_code)] Vec<Tree>);
+        let err = cfg.from_slice::<Tree>(&bytes).unwrap_err();
+        assert!(matches!(err.kind(), ErrorKind::DepthLimit(128)), "{err}");
+    }
+    // Dictionaries nest through keys and values alike.
+    let mut dicts = Vec::new();
+    for _ in 0..1000 {
+        dicts.extend_from_slice(&hex("12000000 01000000"));
+    }
+    let err = godot_bin::from_slice::<Variant>(&dicts).unwrap_err();
+    assert!(matches!(err.kind(), ErrorKind::DepthLimit(_)), "{err}");
+}
+
+#[test]
+fn invalid_data_errors_carry_offsets() {
+    let cases: &[(&str, &str, usize)] = &[
+        ("unknown type", "1b000000", 0),
+        ("bad UTF-8", "04000000 02000000 c3280000", 4),
+        ("overlong UTF-8", "04000000 02000000 c0af0000", 4),
+        ("surrogate", "04000000 03000000 eda08000", 4),
+        ("old NodePath", "0f000000 01000000 61000000", 4),
+        (
+            "second element unknown",
+            "13000000 02000000 00000000 ff000000",
+            12,
+        ),
+        ("full object, not allowed", "11000000 00000000", 0),
+        ("missing string padding", "04000000 01000000 61", 8),
+    ];
+    for (what, h, offset) in cases {
+        let err = godot_bin::from_slice::<Variant>(&hex(h)).unwrap_err();
+        assert_eq!(err.offset(), Some(*offset), "{what}: {err}");
+    }
+    assert!(matches!(
+        godot_bin::from_slice::<Variant>(&hex("04000000 02000000 c3280000"))
+            .unwrap_err()
+            .kind(),
+        ErrorKind::InvalidUtf8
+    ));
+    assert!(matches!(
+        godot_bin::from_slice::<Variant>(&hex("1b000000"))
+            .unwrap_err()
+            .kind(),
+        ErrorKind::UnknownType(27)
+    ));
+}
+
+#[test]
+fn godot_string_rules() {
+    // As in the engine: a string ends at NUL, and a leading BOM is dropped.
+    assert_eq!(
+        godot_bin::from_slice::<String>(&hex("04000000 03000000 61006200")).unwrap(),
+        "a"
+    );
+    assert_eq!(
+        godot_bin::from_slice::<String>(&hex("04000000 04000000 efbbbf61")).unwrap(),
+        "a"
+    );
+    // Godot 3 ignores header bits 8-15 and bit 16 outside int and float.
+    assert_eq!(
+        godot_bin::from_slice::<i32>(&hex("02010000 05000000")).unwrap(),
+        5
+    );
+}
