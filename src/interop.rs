@@ -1,5 +1,21 @@
 //! Conversions with the glam and mint math crates (features `glam`, `mint`).
 
+/// `From` both ways between a foreign math type and ours.
+macro_rules! both_ways {
+    ($theirs:ty, $ours:ty, |$a:ident| $to_ours:expr, |$b:ident| $to_theirs:expr) => {
+        impl From<$theirs> for $ours {
+            fn from($a: $theirs) -> Self {
+                $to_ours
+            }
+        }
+        impl From<$ours> for $theirs {
+            fn from($b: $ours) -> Self {
+                $to_theirs
+            }
+        }
+    };
+}
+
 #[cfg(feature = "glam")]
 pub mod glam {
     //! `glam` types as native Godot types (feature `glam`), as Rust game code (bevy)
@@ -37,21 +53,6 @@ pub mod glam {
         Basis, Projection, Quat, Transform, Transform2D, Vector2, Vector2i, Vector3, Vector3i,
         Vector4, Vector4i,
     };
-
-    macro_rules! both_ways {
-        ($g:ty, $ours:ty, |$a:ident| $to_ours:expr, |$b:ident| $to_glam:expr) => {
-            impl From<$g> for $ours {
-                fn from($a: $g) -> Self {
-                    $to_ours
-                }
-            }
-            impl From<$ours> for $g {
-                fn from($b: $ours) -> Self {
-                    $to_glam
-                }
-            }
-        };
-    }
 
     both_ways!(Vec2, Vector2, |v| Vector2::new(v.x, v.y), |v| Vec2::new(
         v.x, v.y
@@ -166,21 +167,6 @@ mod mint_impls {
     //! `From` conversions with the mint interchange types (feature `mint`).
 
     use crate::{Basis, Projection, Quat, Vector2, Vector2i, Vector3, Vector3i, Vector4, Vector4i};
-
-    macro_rules! both_ways {
-        ($m:ty, $ours:ty, |$a:ident| $to_ours:expr, |$b:ident| $to_mint:expr) => {
-            impl From<$m> for $ours {
-                fn from($a: $m) -> Self {
-                    $to_ours
-                }
-            }
-            impl From<$ours> for $m {
-                fn from($b: $ours) -> Self {
-                    $to_mint
-                }
-            }
-        };
-    }
 
     both_ways!(
         mint::Vector2<f32>,

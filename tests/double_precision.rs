@@ -3,15 +3,10 @@
 //! (spec §4.2 and test vector #104); the decoding case is the one the spec ran on the
 //! real single-precision 4.6.3 engine, which honours the flag (vector #103).
 
-use godot_bin::*;
+mod common;
 
-fn hex(s: &str) -> Vec<u8> {
-    let s: String = s.split_whitespace().collect();
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-        .collect()
-}
+use common::unhex;
+use godot_bin::*;
 
 fn double() -> Config {
     Config::new()
@@ -24,14 +19,14 @@ fn double() -> Config {
 fn vector2_is_written_with_doubles_and_the_flag() {
     assert_eq!(
         double().to_vec(&Vector2::new(1.0, 2.0)).unwrap(),
-        hex("05000100 00000000 0000f03f 00000000 00000040")
+        unhex("05000100 00000000 0000f03f 00000000 00000040")
     );
 }
 
 /// Engine-checked on 4.6.3 (vector #103): any build decodes the flagged form.
 #[test]
 fn flagged_vector2_decodes_in_any_build() {
-    let bytes = hex("05000100 00000000 0000f03f 00000000 00000040");
+    let bytes = unhex("05000100 00000000 0000f03f 00000000 00000040");
     let g4 = Config::new().dialect(Dialect::Godot4);
     assert_eq!(
         g4.from_slice::<Vector2>(&bytes).unwrap(),

@@ -3,30 +3,25 @@
 //! in the format spec (godot-format.md §2: core/variant.h ids, core/io/marshalls.cpp
 //! payloads) and the bytes quoted from Godot issue #6226. Each test names its source.
 
+mod common;
+
+use common::unhex;
 use godot_bin::*;
 
 fn g2() -> Config {
     Config::new().dialect(Dialect::Godot2)
 }
 
-fn hex(s: &str) -> Vec<u8> {
-    let s: String = s.split_whitespace().collect();
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-        .collect()
-}
-
 /// Source-derived: spec test vector #106 (2.1 marshalls.cpp: REAL is always f32).
 #[test]
 fn floats_are_32_bit() {
-    assert_eq!(g2().to_vec(&1.0f64).unwrap(), hex("03000000 0000803f"));
+    assert_eq!(g2().to_vec(&1.0f64).unwrap(), unhex("03000000 0000803f"));
     // 0.1 cannot be written without changing it: Godot 2 would narrow it silently.
     let err = g2().to_vec(&0.1f64).unwrap_err();
     assert!(matches!(err.kind(), ErrorKind::Unrepresentable(_)));
-    assert_eq!(g2().to_vec(&0.1f32).unwrap(), hex("03000000 cdcccc3d"));
+    assert_eq!(g2().to_vec(&0.1f32).unwrap(), unhex("03000000 cdcccc3d"));
     assert_eq!(
-        g2().from_slice::<f32>(&hex("03000000 cdcccc3d")).unwrap(),
+        g2().from_slice::<f32>(&unhex("03000000 cdcccc3d")).unwrap(),
         0.1f32
     );
 }
@@ -34,7 +29,7 @@ fn floats_are_32_bit() {
 /// Source-derived: 2.x Variant INT is a 32-bit int; the encoder writes i32.
 #[test]
 fn ints_are_32_bit() {
-    assert_eq!(g2().to_vec(&-1).unwrap(), hex("02000000 ffffffff"));
+    assert_eq!(g2().to_vec(&-1).unwrap(), unhex("02000000 ffffffff"));
     let err = g2().to_vec(&(1i64 << 40)).unwrap_err();
     assert!(matches!(err.kind(), ErrorKind::IntOutOfRange(..)));
 }
@@ -43,16 +38,16 @@ fn ints_are_32_bit() {
 /// bit 31 in the count, which the decoder honours as a flag, not a count.
 #[test]
 fn shared_bit_is_a_flag() {
-    let bytes = hex("15000000 02000080 02000000 01000000 02000000 02000000");
+    let bytes = unhex("15000000 02000080 02000000 01000000 02000000 02000000");
     assert_eq!(g2().from_slice::<Vec<i32>>(&bytes).unwrap(), [1, 2]);
     let v: Variant = g2().from_slice(&bytes).unwrap();
     assert_eq!(v, Variant::Array(vec![1.into(), 2.into()]));
     // We write the plain count, which every 2.x decoder accepts.
     assert_eq!(
         g2().to_vec(&v).unwrap(),
-        hex("15000000 02000000 02000000 01000000 02000000 02000000")
+        unhex("15000000 02000000 02000000 01000000 02000000 02000000")
     );
-    let shared_dict = hex("14000000 01000080 02000000 01000000 02000000 02000000");
+    let shared_dict = unhex("14000000 01000080 02000000 01000000 02000000 02000000");
     let d: Variant = g2().from_slice(&shared_dict).unwrap();
     assert_eq!(
         d.as_dictionary().unwrap().get(&1.into()),
@@ -63,13 +58,13 @@ fn shared_bit_is_a_flag() {
 /// Source-derived: spec vector #108 (2.1: RID and Object are written as the bare type).
 #[test]
 fn rid_and_object_are_bare() {
-    assert_eq!(g2().to_vec(&Rid::default()).unwrap(), hex("11000000"));
+    assert_eq!(g2().to_vec(&Rid::default()).unwrap(), unhex("11000000"));
     assert_eq!(
-        g2().from_slice::<Variant>(&hex("11000000")).unwrap(),
+        g2().from_slice::<Variant>(&unhex("11000000")).unwrap(),
         Variant::Rid(Rid(0))
     );
     assert_eq!(
-        g2().from_slice::<Variant>(&hex("12000000")).unwrap(),
+        g2().from_slice::<Variant>(&unhex("12000000")).unwrap(),
         Variant::Nil
     );
 }
@@ -78,7 +73,7 @@ fn rid_and_object_are_bare() {
 /// the KEY fields: modifier mask with SHIFT = 1<<25, scancode).
 #[test]
 fn input_event_key() {
-    let bytes = hex("13000000 01000000 00000000 14000000 00000002 41000000");
+    let bytes = unhex("13000000 01000000 00000000 14000000 00000002 41000000");
     let ev = InputEvent {
         device: 0,
         kind: InputEventKind::Key {
@@ -127,12 +122,12 @@ fn input_event_kinds() {
     ];
     for (kind, h) in cases {
         let ev = InputEvent { device: 1, kind };
-        let bytes = hex(h);
+        let bytes = unhex(h);
         assert_eq!(g2().to_vec(&ev).unwrap(), bytes, "{kind:?}");
         assert_eq!(g2().from_slice::<InputEvent>(&bytes).unwrap(), ev);
     }
     // The decoder trusts the type, not the encoded total length (as 2.1 does).
-    let lying = hex("13000000 03000000 01000000 ff000000 02000000");
+    let lying = unhex("13000000 03000000 01000000 ff000000 02000000");
     assert_eq!(
         g2().from_slice::<InputEvent>(&lying).unwrap().kind,
         InputEventKind::MouseButton { button_index: 2 }
@@ -150,14 +145,14 @@ fn image() {
         height: 1,
         data: vec![1, 2, 3, 4, 5],
     };
-    let bytes = hex("0f000000 04000000 00000000 01000000 01000000 05000000 01020304 05000000");
+    let bytes = unhex("0f000000 04000000 00000000 01000000 01000000 05000000 01020304 05000000");
     assert_eq!(g2().to_vec(&img).unwrap(), bytes);
     assert_eq!(g2().from_slice::<Image>(&bytes).unwrap(), img);
     assert_eq!(
         g2().from_slice::<Variant>(&bytes).unwrap(),
         Variant::from(img)
     );
-    let bad = hex("0f000000 17000000 00000000 01000000 01000000 00000000");
+    let bad = unhex("0f000000 17000000 00000000 01000000 01000000 00000000");
     assert!(g2().from_slice::<Variant>(&bad).is_err());
 }
 
@@ -168,21 +163,21 @@ fn ids_follow_the_2x_table() {
     assert_eq!(g2().to_vec(&path).unwrap()[0], 16);
     assert_eq!(
         g2().to_vec(&Dictionary::new()).unwrap(),
-        hex("14000000 00000000")
+        unhex("14000000 00000000")
     );
     assert_eq!(
         g2().to_vec(&PoolByteArray(vec![7])).unwrap(),
-        hex("16000000 01000000 07000000")
+        unhex("16000000 01000000 07000000")
     );
     assert_eq!(
         g2().to_vec(&PoolColorArray(vec![])).unwrap(),
-        hex("1c000000 00000000")
+        unhex("1c000000 00000000")
     );
     // Godot 4-only types do not exist in Godot 2.
     let err = g2().to_vec(&Vector2i::new(1, 2)).unwrap_err();
     assert!(matches!(err.kind(), ErrorKind::Unrepresentable(_)));
     assert!(matches!(
-        g2().from_slice::<Variant>(&hex("1d000000"))
+        g2().from_slice::<Variant>(&unhex("1d000000"))
             .unwrap_err()
             .kind(),
         ErrorKind::UnknownType(29)
@@ -193,7 +188,7 @@ fn ids_follow_the_2x_table() {
 /// builds wrote (spec §2.3, "Uncertain"), and reads the value it stands for.
 #[test]
 fn tolerant_64_bit_flag() {
-    let bytes = hex("02000100 00000000 01000000");
+    let bytes = unhex("02000100 00000000 01000000");
     assert_eq!(g2().from_slice::<i64>(&bytes).unwrap(), 1 << 32);
 }
 

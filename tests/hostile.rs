@@ -1,6 +1,9 @@
 //! Hostile input: length bombs, deep nesting and garbage give errors with offsets,
 //! never panics, and never allocations beyond a small multiple of the input.
 
+mod common;
+
+use common::unhex;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
@@ -52,14 +55,6 @@ fn peak<T>(f: impl FnOnce() -> T) -> (T, usize) {
     (r, PEAK.with(|p| p.get()).max(0) as usize)
 }
 
-fn hex(s: &str) -> Vec<u8> {
-    let s: String = s.split_whitespace().collect();
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-        .collect()
-}
-
 /// Bombs: a header and a count that claims far more than the input holds.
 const BOMBS: &[(&str, &str)] = &[
     ("string length", "04000000 ffffff7f 61626364"),
@@ -80,7 +75,7 @@ const BOMBS: &[(&str, &str)] = &[
 #[test]
 fn length_bombs_fail_without_allocating() {
     for (what, h) in BOMBS {
-        let bytes = hex(h);
+        let bytes = unhex(h);
         let (r, slice_peak) = peak(|| godot_bin::from_slice::<Variant>(&bytes));
         let err = r.unwrap_err();
         assert!(
@@ -140,7 +135,7 @@ fn deep_nesting_stops_at_the_limit() {
     // Dictionaries nest through keys and values alike.
     let mut dicts = Vec::new();
     for _ in 0..1000 {
-        dicts.extend_from_slice(&hex("12000000 01000000"));
+        dicts.extend_from_slice(&unhex("12000000 01000000"));
     }
     let err = godot_bin::from_slice::<Variant>(&dicts).unwrap_err();
     assert!(matches!(err.kind(), ErrorKind::DepthLimit(_)), "{err}");
@@ -163,17 +158,17 @@ fn invalid_data_errors_carry_offsets() {
         ("missing string padding", "04000000 01000000 61", 8),
     ];
     for (what, h, offset) in cases {
-        let err = godot_bin::from_slice::<Variant>(&hex(h)).unwrap_err();
+        let err = godot_bin::from_slice::<Variant>(&unhex(h)).unwrap_err();
         assert_eq!(err.offset(), Some(*offset), "{what}: {err}");
     }
     assert!(matches!(
-        godot_bin::from_slice::<Variant>(&hex("04000000 02000000 c3280000"))
+        godot_bin::from_slice::<Variant>(&unhex("04000000 02000000 c3280000"))
             .unwrap_err()
             .kind(),
         ErrorKind::InvalidUtf8
     ));
     assert!(matches!(
-        godot_bin::from_slice::<Variant>(&hex("1b000000"))
+        godot_bin::from_slice::<Variant>(&unhex("1b000000"))
             .unwrap_err()
             .kind(),
         ErrorKind::UnknownType(27)
@@ -184,16 +179,16 @@ fn invalid_data_errors_carry_offsets() {
 fn godot_string_rules() {
     // As in the engine: a string ends at NUL, and a leading BOM is dropped.
     assert_eq!(
-        godot_bin::from_slice::<String>(&hex("04000000 03000000 61006200")).unwrap(),
+        godot_bin::from_slice::<String>(&unhex("04000000 03000000 61006200")).unwrap(),
         "a"
     );
     assert_eq!(
-        godot_bin::from_slice::<String>(&hex("04000000 04000000 efbbbf61")).unwrap(),
+        godot_bin::from_slice::<String>(&unhex("04000000 04000000 efbbbf61")).unwrap(),
         "a"
     );
     // Godot 3 ignores header bits 8-15 and bit 16 outside int and float.
     assert_eq!(
-        godot_bin::from_slice::<i32>(&hex("02010000 05000000")).unwrap(),
+        godot_bin::from_slice::<i32>(&unhex("02010000 05000000")).unwrap(),
         5
     );
 }

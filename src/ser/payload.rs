@@ -120,6 +120,74 @@ impl Elem {
     }
 }
 
+/// The methods a payload serializer refuses, each with `self.bad(what)`.
+macro_rules! reject_compound {
+    ($ok:ty; $($m:ident),*) => { $(reject_compound!(@ $ok; $m);)* };
+    (@ $ok:ty; some) => {
+        fn serialize_some<T: ?Sized + Serialize>(self, _v: &T) -> Result<$ok> {
+            Err(self.bad("Some"))
+        }
+    };
+    (@ $ok:ty; newtype_variant) => {
+        fn serialize_newtype_variant<T: ?Sized + Serialize>(
+            self,
+            _n: &'static str,
+            _i: u32,
+            _v: &'static str,
+            _value: &T,
+        ) -> Result<$ok> {
+            Err(self.bad("an enum"))
+        }
+    };
+    (@ $ok:ty; seq) => {
+        fn serialize_seq(self, _l: Option<usize>) -> Result<Impossible<$ok, Error>> {
+            Err(self.bad("a sequence"))
+        }
+    };
+    (@ $ok:ty; tuple) => {
+        fn serialize_tuple(self, _l: usize) -> Result<Impossible<$ok, Error>> {
+            Err(self.bad("a tuple"))
+        }
+    };
+    (@ $ok:ty; tuple_struct) => {
+        fn serialize_tuple_struct(self, _n: &'static str, _l: usize) -> Result<Impossible<$ok, Error>> {
+            Err(self.bad("a tuple struct"))
+        }
+    };
+    (@ $ok:ty; tuple_variant) => {
+        fn serialize_tuple_variant(
+            self,
+            _n: &'static str,
+            _i: u32,
+            _v: &'static str,
+            _l: usize,
+        ) -> Result<Impossible<$ok, Error>> {
+            Err(self.bad("an enum"))
+        }
+    };
+    (@ $ok:ty; map) => {
+        fn serialize_map(self, _l: Option<usize>) -> Result<Impossible<$ok, Error>> {
+            Err(self.bad("a map"))
+        }
+    };
+    (@ $ok:ty; struct) => {
+        fn serialize_struct(self, _n: &'static str, _l: usize) -> Result<Impossible<$ok, Error>> {
+            Err(self.bad("a struct"))
+        }
+    };
+    (@ $ok:ty; struct_variant) => {
+        fn serialize_struct_variant(
+            self,
+            _n: &'static str,
+            _i: u32,
+            _v: &'static str,
+            _l: usize,
+        ) -> Result<Impossible<$ok, Error>> {
+            Err(self.bad("an enum"))
+        }
+    };
+}
+
 /// Writes one headerless item of the given kind.
 pub(crate) struct ElemSerializer<'a> {
     out: &'a mut Vec<u8>,
@@ -186,6 +254,10 @@ impl<'a> ElemSerializer<'a> {
             }
             e => Err(wrong(e.name(), "a float")),
         }
+    }
+
+    fn bad(&self, found: &str) -> Error {
+        wrong(self.elem.name(), found)
     }
 
     fn reals(self, len: usize) -> Result<FieldsCompound<'a>> {
@@ -276,9 +348,6 @@ impl<'a> ser::Serializer for ElemSerializer<'a> {
     fn serialize_none(self) -> Result<()> {
         Err(wrong(self.elem.name(), "None"))
     }
-    fn serialize_some<T: ?Sized + Serialize>(self, _v: &T) -> Result<()> {
-        Err(wrong(self.elem.name(), "Some"))
-    }
     fn serialize_unit(self) -> Result<()> {
         Err(wrong(self.elem.name(), "()"))
     }
@@ -295,15 +364,6 @@ impl<'a> ser::Serializer for ElemSerializer<'a> {
     ) -> Result<()> {
         v.serialize(self)
     }
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        _n: &'static str,
-        _i: u32,
-        _v: &'static str,
-        _value: &T,
-    ) -> Result<()> {
-        Err(wrong(self.elem.name(), "an enum"))
-    }
     fn serialize_seq(self, len: Option<usize>) -> Result<FieldsCompound<'a>> {
         let n = match self.elem {
             Elem::Reals(n, _) => n,
@@ -317,30 +377,8 @@ impl<'a> ser::Serializer for ElemSerializer<'a> {
     fn serialize_tuple_struct(self, _n: &'static str, len: usize) -> Result<FieldsCompound<'a>> {
         self.reals(len)
     }
-    fn serialize_tuple_variant(
-        self,
-        _n: &'static str,
-        _i: u32,
-        _v: &'static str,
-        _l: usize,
-    ) -> Result<Impossible<(), Error>> {
-        Err(wrong(self.elem.name(), "an enum"))
-    }
-    fn serialize_map(self, _l: Option<usize>) -> Result<Impossible<(), Error>> {
-        Err(wrong(self.elem.name(), "a map"))
-    }
-    fn serialize_struct(self, _n: &'static str, _l: usize) -> Result<Impossible<(), Error>> {
-        Err(wrong(self.elem.name(), "a struct"))
-    }
-    fn serialize_struct_variant(
-        self,
-        _n: &'static str,
-        _i: u32,
-        _v: &'static str,
-        _l: usize,
-    ) -> Result<Impossible<(), Error>> {
-        Err(wrong(self.elem.name(), "an enum"))
-    }
+
+    reject_compound!((); some, newtype_variant, tuple_variant, map, struct, struct_variant);
 }
 
 /// The field kinds of a fixed-layout payload.
@@ -551,9 +589,6 @@ impl<'a> ser::Serializer for PoolSerializer<'a> {
         }
         put_bytes(self.out, v)
     }
-    fn serialize_some<T: ?Sized + Serialize>(self, _v: &T) -> Result<()> {
-        Err(self.bad("Some"))
-    }
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,
         _n: &'static str,
@@ -561,48 +596,14 @@ impl<'a> ser::Serializer for PoolSerializer<'a> {
     ) -> Result<()> {
         v.serialize(self)
     }
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        _n: &'static str,
-        _i: u32,
-        _v: &'static str,
-        _value: &T,
-    ) -> Result<()> {
-        Err(self.bad("an enum"))
-    }
     fn serialize_seq(self, _len: Option<usize>) -> Result<PoolSeq<'a>> {
         self.seq()
     }
     fn serialize_tuple(self, _len: usize) -> Result<PoolSeq<'a>> {
         self.seq()
     }
-    fn serialize_tuple_struct(self, _n: &'static str, _l: usize) -> Result<Impossible<(), Error>> {
-        Err(self.bad("a tuple struct"))
-    }
-    fn serialize_tuple_variant(
-        self,
-        _n: &'static str,
-        _i: u32,
-        _v: &'static str,
-        _l: usize,
-    ) -> Result<Impossible<(), Error>> {
-        Err(self.bad("an enum"))
-    }
-    fn serialize_map(self, _l: Option<usize>) -> Result<Impossible<(), Error>> {
-        Err(self.bad("a map"))
-    }
-    fn serialize_struct(self, _n: &'static str, _l: usize) -> Result<Impossible<(), Error>> {
-        Err(self.bad("a struct"))
-    }
-    fn serialize_struct_variant(
-        self,
-        _n: &'static str,
-        _i: u32,
-        _v: &'static str,
-        _l: usize,
-    ) -> Result<Impossible<(), Error>> {
-        Err(self.bad("an enum"))
-    }
+
+    reject_compound!((); some, newtype_variant, tuple_struct, tuple_variant, map, struct, struct_variant);
 }
 
 /// NodePath: `(absolute, names, subnames)`, written as Godot's counts-first layout.
@@ -701,9 +702,6 @@ impl<'a> ser::Serializer for NameList<'a> {
         serialize_none(), serialize_unit(), serialize_unit_struct(n: &'static str),
         serialize_unit_variant(n: &'static str, i: u32, v: &'static str));
 
-    fn serialize_some<T: ?Sized + Serialize>(self, _v: &T) -> Result<usize> {
-        Err(self.bad("Some"))
-    }
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,
         _n: &'static str,
@@ -711,55 +709,14 @@ impl<'a> ser::Serializer for NameList<'a> {
     ) -> Result<usize> {
         v.serialize(self)
     }
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        _n: &'static str,
-        _i: u32,
-        _v: &'static str,
-        _value: &T,
-    ) -> Result<usize> {
-        Err(self.bad("an enum"))
-    }
     fn serialize_seq(self, _len: Option<usize>) -> Result<NameSeq<'a>> {
         Ok(NameSeq {
             out: self.0,
             count: 0,
         })
     }
-    fn serialize_tuple(self, _len: usize) -> Result<Impossible<usize, Error>> {
-        Err(self.bad("a tuple"))
-    }
-    fn serialize_tuple_struct(
-        self,
-        _n: &'static str,
-        _l: usize,
-    ) -> Result<Impossible<usize, Error>> {
-        Err(self.bad("a tuple struct"))
-    }
-    fn serialize_tuple_variant(
-        self,
-        _n: &'static str,
-        _i: u32,
-        _v: &'static str,
-        _l: usize,
-    ) -> Result<Impossible<usize, Error>> {
-        Err(self.bad("an enum"))
-    }
-    fn serialize_map(self, _l: Option<usize>) -> Result<Impossible<usize, Error>> {
-        Err(self.bad("a map"))
-    }
-    fn serialize_struct(self, _n: &'static str, _l: usize) -> Result<Impossible<usize, Error>> {
-        Err(self.bad("a struct"))
-    }
-    fn serialize_struct_variant(
-        self,
-        _n: &'static str,
-        _i: u32,
-        _v: &'static str,
-        _l: usize,
-    ) -> Result<Impossible<usize, Error>> {
-        Err(self.bad("an enum"))
-    }
+
+    reject_compound!(usize; some, newtype_variant, tuple, tuple_struct, tuple_variant, map, struct, struct_variant);
 }
 
 /// An Object's property map: name strings (headerless) to full values.
@@ -811,42 +768,12 @@ impl<'s, 'b> ser::Serializer for PropsSerializer<'s, 'b> {
         serialize_none(), serialize_unit(), serialize_unit_struct(n: &'static str),
         serialize_unit_variant(n: &'static str, i: u32, v: &'static str));
 
-    fn serialize_some<T: ?Sized + Serialize>(self, _v: &T) -> Result<()> {
-        Err(self.bad("Some"))
-    }
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,
         _n: &'static str,
         v: &T,
     ) -> Result<()> {
         v.serialize(self)
-    }
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        _n: &'static str,
-        _i: u32,
-        _v: &'static str,
-        _value: &T,
-    ) -> Result<()> {
-        Err(self.bad("an enum"))
-    }
-    fn serialize_seq(self, _len: Option<usize>) -> Result<Impossible<(), Error>> {
-        Err(self.bad("a sequence"))
-    }
-    fn serialize_tuple(self, _len: usize) -> Result<Impossible<(), Error>> {
-        Err(self.bad("a tuple"))
-    }
-    fn serialize_tuple_struct(self, _n: &'static str, _l: usize) -> Result<Impossible<(), Error>> {
-        Err(self.bad("a tuple struct"))
-    }
-    fn serialize_tuple_variant(
-        self,
-        _n: &'static str,
-        _i: u32,
-        _v: &'static str,
-        _l: usize,
-    ) -> Result<Impossible<(), Error>> {
-        Err(self.bad("an enum"))
     }
     fn serialize_map(self, _l: Option<usize>) -> Result<PropsMap<'s, 'b>> {
         let at = self.0.out.len();
@@ -857,18 +784,8 @@ impl<'s, 'b> ser::Serializer for PropsSerializer<'s, 'b> {
             count: 0,
         })
     }
-    fn serialize_struct(self, _n: &'static str, _l: usize) -> Result<Impossible<(), Error>> {
-        Err(self.bad("a struct"))
-    }
-    fn serialize_struct_variant(
-        self,
-        _n: &'static str,
-        _i: u32,
-        _v: &'static str,
-        _l: usize,
-    ) -> Result<Impossible<(), Error>> {
-        Err(self.bad("an enum"))
-    }
+
+    reject_compound!((); some, newtype_variant, seq, tuple, tuple_struct, tuple_variant, struct, struct_variant);
 }
 
 /// A scalar taken out of a marker's field (ids, type tags, names).
@@ -927,9 +844,6 @@ impl ser::Serializer for Capture {
         serialize_none(), serialize_unit(), serialize_unit_struct(n: &'static str),
         serialize_unit_variant(n: &'static str, i: u32, v: &'static str));
 
-    fn serialize_some<T: ?Sized + Serialize>(self, _v: &T) -> Result<Captured> {
-        Err(self.bad("Some"))
-    }
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,
         _n: &'static str,
@@ -937,52 +851,8 @@ impl ser::Serializer for Capture {
     ) -> Result<Captured> {
         v.serialize(self)
     }
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        _n: &'static str,
-        _i: u32,
-        _v: &'static str,
-        _value: &T,
-    ) -> Result<Captured> {
-        Err(self.bad("an enum"))
-    }
-    fn serialize_seq(self, _len: Option<usize>) -> Result<Impossible<Captured, Error>> {
-        Err(self.bad("a sequence"))
-    }
-    fn serialize_tuple(self, _len: usize) -> Result<Impossible<Captured, Error>> {
-        Err(self.bad("a tuple"))
-    }
-    fn serialize_tuple_struct(
-        self,
-        _n: &'static str,
-        _l: usize,
-    ) -> Result<Impossible<Captured, Error>> {
-        Err(self.bad("a tuple struct"))
-    }
-    fn serialize_tuple_variant(
-        self,
-        _n: &'static str,
-        _i: u32,
-        _v: &'static str,
-        _l: usize,
-    ) -> Result<Impossible<Captured, Error>> {
-        Err(self.bad("an enum"))
-    }
-    fn serialize_map(self, _l: Option<usize>) -> Result<Impossible<Captured, Error>> {
-        Err(self.bad("a map"))
-    }
-    fn serialize_struct(self, _n: &'static str, _l: usize) -> Result<Impossible<Captured, Error>> {
-        Err(self.bad("a struct"))
-    }
-    fn serialize_struct_variant(
-        self,
-        _n: &'static str,
-        _i: u32,
-        _v: &'static str,
-        _l: usize,
-    ) -> Result<Impossible<Captured, Error>> {
-        Err(self.bad("an enum"))
-    }
+
+    reject_compound!(Captured; some, newtype_variant, seq, tuple, tuple_struct, tuple_variant, map, struct, struct_variant);
 }
 
 impl Capture {
