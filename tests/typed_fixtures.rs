@@ -90,3 +90,39 @@ fn game_state_matches_godot_3() {
         );
     }
 }
+
+#[test]
+fn game_state_matches_godot_4() {
+    let g4 = godot_bin::Config::new().dialect(godot_bin::Dialect::Godot4);
+    let case = load("tests/fixtures/godot4/godot4.6.jsonl")
+        .into_iter()
+        .find(|c| c.name == "game_state")
+        .unwrap();
+    assert_eq!(hex(&g4.to_vec(&state()).unwrap()), case.hex);
+    assert_eq!(g4.from_slice::<GameState>(&case.bytes()).unwrap(), state());
+}
+
+/// `with = "godot_bin::typed::..."` fields are the engine's `Array[int]`, `Array[String]`.
+#[test]
+fn typed_array_fields_match_godot_4() {
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Inventory {
+        #[serde(with = "godot_bin::typed::int")]
+        ids: Vec<i64>,
+        #[serde(with = "godot_bin::typed::string")]
+        names: Vec<String>,
+    }
+    let g4 = godot_bin::Config::new().dialect(godot_bin::Dialect::Godot4);
+    let case = load("tests/fixtures/godot4/godot4.6.jsonl")
+        .into_iter()
+        .find(|c| c.name == "struct_with_typed")
+        .unwrap();
+    let inv = Inventory {
+        ids: vec![1, 2, 3],
+        names: vec!["a".into()],
+    };
+    assert_eq!(hex(&g4.to_vec(&inv).unwrap()), case.hex);
+    assert_eq!(g4.from_slice::<Inventory>(&case.bytes()).unwrap(), inv);
+    // Godot 3 has no typed arrays: an error, not an untyped array.
+    assert!(godot_bin::to_vec(&inv).is_err());
+}
