@@ -52,18 +52,19 @@ fn rtosfix(v: f32, godot32: bool) -> String {
     }
 }
 
-/// Godot 4's number text (`String::num_scientific`, a Grisu-style shortest form laid
-/// out like nlohmann::json): fixed from 1e-4 up to 1e15, exponent form outside.
-/// `sci` is Rust's shortest round-trip form, e.g. "-1.2345e17".
-fn shortest(sci: &str) -> String {
-    let (neg, sci) = match sci.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, sci),
+/// Godot 4's number text (`String::num_scientific`: Grisu2 digits laid out like
+/// nlohmann::json, without its `.0`): fixed from 1e-4 up to 1e15, exponent form outside.
+fn shortest(v: f64, single: bool) -> String {
+    let neg = v.is_sign_negative();
+    let bits = if single {
+        u64::from((v.abs() as f32).to_bits())
+    } else {
+        v.abs().to_bits()
     };
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((sci, "0"));
-    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    let (digits, exp) = super::grisu::digits(bits, single);
+    let digits = String::from_utf8(digits).unwrap_or_default();
     let k = digits.len() as i32;
-    let n = exp.parse::<i32>().unwrap_or(0) + 1;
+    let n = k + exp;
     let body = if k <= n && n <= 15 {
         format!("{digits}{}", "0".repeat((n - k) as usize))
     } else if 0 < n && n <= 15 {
@@ -96,10 +97,8 @@ fn rtos_fix4(v: f64, single: bool) -> String {
         "nan".into()
     } else if v.is_infinite() {
         if v > 0.0 { "inf" } else { "inf_neg" }.into()
-    } else if single {
-        shortest(&format!("{:e}", v as f32))
     } else {
-        shortest(&format!("{v:e}"))
+        shortest(v, single)
     }
 }
 

@@ -3,6 +3,7 @@
 mod de;
 mod dictionary;
 mod display;
+mod grisu;
 mod object;
 mod ser;
 mod typed;
