@@ -59,6 +59,9 @@ pub enum ErrorKind {
         /// The limit.
         max: usize,
     },
+    /// A framed stream lost its frame boundaries after an oversized or cut-off frame.
+    #[error("stream out of sync after an oversized or cut-off frame")]
+    Desynchronized,
     /// Text given as Base64 is not Base64.
     #[error("invalid Base64: {0}")]
     InvalidBase64(String),

@@ -161,9 +161,11 @@ impl<W: Write> VarWriter<W> {
 
 /// Reads framed values one by one: what `get_var` reads.
 ///
-/// A frame is read whole before it is decoded, so after any error the reader is at
-/// the next frame (or the stream is unusable because it ended inside one). A frame
-/// longer than the limit is refused before anything is allocated for it.
+/// A frame is read whole before it is decoded, so after a decoding error the reader is
+/// at the next frame. A frame longer than the limit is refused before anything is
+/// allocated or read for it; the stream cannot be trusted after that (nor after one
+/// that ended inside a frame), so every later call fails too rather than reading a
+/// frame's middle as a length. Drop such a connection.
 pub struct VarReader<R> {
     inner: R,
     framing: Framing,
@@ -174,6 +176,8 @@ pub struct VarReader<R> {
     pos: usize,
     /// Where the current frame's value starts in the stream.
     frame_at: usize,
+    /// Set when the stream lost its frame boundaries (oversized or cut-off frame).
+    broken: bool,
 }
 
 impl<R: Read> VarReader<R> {
@@ -188,6 +192,7 @@ impl<R: Read> VarReader<R> {
             buf: Vec::new(),
             pos: 0,
             frame_at: 0,
+            broken: false,
         }
     }
 
@@ -205,6 +210,17 @@ impl<R: Read> VarReader<R> {
 
     /// The next frame's raw value bytes, or `None` at a clean end between frames.
     pub fn next_frame(&mut self) -> Result<Option<&[u8]>> {
+        if self.broken {
+            return Err(Error::at(ErrorKind::Desynchronized, self.pos));
+        }
+        // Cleared again once the whole frame is in.
+        self.broken = true;
+        let frame = self.read_frame()?;
+        self.broken = false;
+        Ok(frame)
+    }
+
+    fn read_frame(&mut self) -> Result<Option<&[u8]>> {
         let start = self.pos;
         let mut prefix = [0u8; 4];
         let mut got = 0;
