@@ -215,18 +215,19 @@ impl<R: Read> VarReader<R> {
         }
         // Cleared again once the whole frame is in.
         self.broken = true;
-        let frame = self.read_frame()?;
+        let got = self.read_frame()?;
         self.broken = false;
-        Ok(frame)
+        Ok(got.then_some(&self.buf[..]))
     }
 
-    fn read_frame(&mut self) -> Result<Option<&[u8]>> {
+    /// Reads one frame into `buf`; `false` at a clean end.
+    fn read_frame(&mut self) -> Result<bool> {
         let start = self.pos;
         let mut prefix = [0u8; 4];
         let mut got = 0;
         while got < 4 {
             match self.inner.read(&mut prefix[got..]) {
-                Ok(0) if got == 0 => return Ok(None),
+                Ok(0) if got == 0 => return Ok(false),
                 Ok(0) => return Err(Error::at(ErrorKind::Eof("a frame length"), start)),
                 Ok(n) => got += n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
@@ -249,7 +250,7 @@ impl<R: Read> VarReader<R> {
         if n < len {
             return Err(Error::at(ErrorKind::Eof("a frame"), self.pos));
         }
-        Ok(Some(&self.buf))
+        Ok(true)
     }
 
     /// Reads and decodes the next value, or `None` at a clean end between frames. A
