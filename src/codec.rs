@@ -1,21 +1,35 @@
-//! A `tokio_util::codec` for length-prefixed variants (feature `tokio`): what
+//! A [`tokio_util::codec`] for length-prefixed values (feature `tokio`): what
 //! `StreamPeer.put_var` and `PacketPeerStream` send over TCP.
 //!
+//! [`VarCodec<T>`] decodes frames into `T` (any `Deserialize` type, or [`Variant`]
+//! when the messages have no fixed shape) and encodes any `Serialize` value, so one
+//! `Framed` socket reads client messages and sends server messages. Framing, limits and
+//! errors are those of [`VarReader`](crate::framing::VarReader) and
+//! [`VarWriter`](crate::framing::VarWriter).
+//!
 //! ```
-//! use bytes::BytesMut;
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), godot_bin::Error> {
+//! use futures::{SinkExt, StreamExt};
 //! use godot_bin::codec::VarCodec;
 //! use godot_bin::framing::Framing;
-//! use godot_bin::Variant;
-//! use tokio_util::codec::{Decoder, Encoder};
+//! use godot_bin::{Config, Dialect, Variant};
+//! use tokio_util::codec::Framed;
 //!
-//! let mut codec = VarCodec::<Variant>::new(Framing::PacketPeerStream);
-//! let mut buf = BytesMut::new();
-//! codec.encode(&Variant::from("hi"), &mut buf)?;
-//! assert_eq!(&buf[..], [12, 0, 0, 0, 4, 0, 0, 0, 2, 0, 0, 0, b'h', b'i', 0, 0]);
-//! assert_eq!(codec.decode(&mut buf)?, Some(Variant::from("hi")));
-//! # Ok::<(), godot_bin::Error>(())
+//! let godot4 = Config::new().dialect(Dialect::Godot4);
+//! let (server_end, client_end) = tokio::io::duplex(1024);
+//! let mut server = Framed::new(server_end, VarCodec::<Variant>::new(Framing::PacketPeerStream).with_config(godot4));
+//! let mut client = Framed::new(client_end, VarCodec::<String>::new(Framing::PacketPeerStream).with_config(godot4));
+//!
+//! client.send(("ping", 1)).await?;
+//! assert_eq!(server.next().await.transpose()?, Some(Variant::Array(vec!["ping".into(), 1.into()])));
+//! server.send("pong").await?;
+//! assert_eq!(client.next().await.transpose()?.as_deref(), Some("pong"));
+//! # Ok(())
+//! # }
 //! ```
 
+use std::fmt;
 use std::marker::PhantomData;
 
 use bytes::{Buf, BufMut, BytesMut};
@@ -26,42 +40,112 @@ use tokio_util::codec::{Decoder, Encoder};
 use crate::config::Config;
 use crate::error::{Error, ErrorKind, Result};
 use crate::framing::Framing;
+use crate::Variant;
 
-/// Encodes and decodes length-prefixed values of type `T` (`Variant` for any value).
-#[derive(Debug, Clone)]
-pub struct VarCodec<T> {
+/// The most reserved for a frame ahead of the bytes that have arrived.
+const RESERVE_AHEAD: usize = 64 << 10;
+
+/// Decodes length-prefixed values into `T` and encodes any `Serialize` value.
+///
+/// A value that fails to decode is an error and the codec is at the next frame. A length
+/// above the limit is refused before anything is buffered for it; it stays at the front
+/// of the buffer, so decoding fails the same way again. At the end of the input, a
+/// partial frame is an [`ErrorKind::Eof`] error. Error offsets count from the start of
+/// the stream.
+///
+/// A `FramedRead` ends its stream after any error (tokio-util's rule), a bad value
+/// included. To skip bad messages instead, read the raw frames with tokio-util's
+/// `LengthDelimitedCodec` and decode each one yourself:
+///
+/// ```
+/// use bytes::BytesMut;
+/// use godot_bin::codec::VarCodec;
+/// use godot_bin::framing::{Framing, PACKET_PEER_STREAM_SEND_MAX};
+/// use godot_bin::Config;
+/// use tokio_util::codec::{Decoder, Encoder, LengthDelimitedCodec};
+///
+/// let mut wire = BytesMut::new();
+/// let mut encoder = VarCodec::<()>::new(Framing::PacketPeerStream);
+/// encoder.encode("not a number", &mut wire)?;
+/// encoder.encode(7, &mut wire)?;
+///
+/// // The same frames: a 4-byte little-endian length (big-endian for a
+/// // `StreamPeer` with `big_endian` set), then the value.
+/// let mut frames = LengthDelimitedCodec::builder()
+///     .length_field_length(4)
+///     .little_endian()
+///     .max_frame_length(PACKET_PEER_STREAM_SEND_MAX)
+///     .new_codec();
+/// let mut got = Vec::new();
+/// while let Some(frame) = frames.decode(&mut wire)? {
+///     got.push(Config::new().from_slice::<i32>(&frame).ok());
+/// }
+/// assert_eq!(got, [None, Some(7)]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// As the encoder takes any type (like tokio-util's `LinesCodec`), sink methods that
+/// send nothing need the item type named: `SinkExt::<&ServerMsg>::close(&mut framed)`.
+pub struct VarCodec<T = Variant> {
     framing: Framing,
     cfg: Config,
-    max_frame: usize,
+    max_read: usize,
+    max_write: usize,
+    /// Bytes consumed by `decode` so far, for error offsets.
+    pos: usize,
     _type: PhantomData<fn() -> T>,
 }
 
 impl<T> VarCodec<T> {
-    /// A codec for `framing` with the Godot 3 dialect and the framing's size limit
-    /// (8 MiB for stream peers, 65532 bytes for `PacketPeerStream`).
+    /// A codec for `framing` with Godot 3 settings ([`with_config`](Self::with_config)
+    /// selects another dialect) and the framing's default limits (see the
+    /// [`framing` module](crate::framing#limits)).
     pub fn new(framing: Framing) -> Self {
-        let max_frame = match framing {
-            Framing::StreamPeer { .. } => crate::framing::DEFAULT_MAX_FRAME,
-            Framing::PacketPeerStream => crate::framing::PACKET_PEER_STREAM_MAX,
-        };
         VarCodec {
             framing,
             cfg: Config::default(),
-            max_frame,
+            max_read: framing.default_read_max(),
+            max_write: framing.default_write_max(),
+            pos: 0,
             _type: PhantomData,
         }
     }
 
-    /// Uses these settings (dialect, limits, objects).
+    /// Uses these settings: dialect, precision, limits, objects.
     pub fn with_config(mut self, cfg: Config) -> Self {
         self.cfg = cfg;
         self
     }
 
-    /// The largest frame accepted or sent.
+    /// The longest value a frame may carry, read or written.
     pub fn max_frame_len(mut self, max: usize) -> Self {
-        self.max_frame = max;
+        self.max_read = max;
+        self.max_write = max;
         self
+    }
+}
+
+impl<T> Clone for VarCodec<T> {
+    fn clone(&self) -> Self {
+        VarCodec {
+            framing: self.framing,
+            cfg: self.cfg,
+            max_read: self.max_read,
+            max_write: self.max_write,
+            pos: self.pos,
+            _type: PhantomData,
+        }
+    }
+}
+
+impl<T> fmt::Debug for VarCodec<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("VarCodec")
+            .field("framing", &self.framing)
+            .field("config", &self.cfg)
+            .field("max_read", &self.max_read)
+            .field("max_write", &self.max_write)
+            .finish_non_exhaustive()
     }
 }
 
@@ -73,46 +157,60 @@ impl<T: DeserializeOwned> Decoder for VarCodec<T> {
         if src.len() < 4 {
             return Ok(None);
         }
-        let len = self.framing.length([src[0], src[1], src[2], src[3]]);
-        if len > self.max_frame {
-            return Err(Error::new(ErrorKind::FrameTooLarge {
-                len,
-                max: self.max_frame,
-            }));
+        let len = self.framing.frame_len([src[0], src[1], src[2], src[3]]);
+        if len > self.max_read {
+            return Err(Error::at(
+                ErrorKind::FrameTooLarge {
+                    len,
+                    max: self.max_read,
+                },
+                self.pos,
+            ));
         }
-        if src.len() < 4 + len {
-            // Room for the rest of this frame only: the limit above bounds it.
-            src.reserve(4 + len - src.len());
+        if src.len() - 4 < len {
+            // Room for more of this frame, never more than has a chance to arrive soon.
+            src.reserve((4 + len - src.len()).min(RESERVE_AHEAD));
             return Ok(None);
         }
         src.advance(4);
         let frame = src.split_to(len);
-        self.cfg.from_slice(&frame).map(Some)
+        let value_at = self.pos + 4;
+        self.pos += 4 + len;
+        self.cfg
+            .from_slice(&frame)
+            .map(Some)
+            .map_err(|e| e.shifted(value_at))
+    }
+
+    fn decode_eof(&mut self, src: &mut BytesMut) -> Result<Option<T>> {
+        match self.decode(src)? {
+            None if !src.is_empty() => {
+                let what = if src.len() < 4 {
+                    "a frame length"
+                } else {
+                    "a frame"
+                };
+                Err(Error::at(ErrorKind::Eof(what), self.pos + src.len()))
+            }
+            decoded => Ok(decoded),
+        }
     }
 }
 
-impl<T: Serialize> Encoder<&T> for VarCodec<T> {
+impl<T, I: Serialize> Encoder<I> for VarCodec<T> {
     type Error = Error;
 
-    fn encode(&mut self, item: &T, dst: &mut BytesMut) -> Result<()> {
-        let bytes = self.cfg.to_vec(item)?;
-        if bytes.len() > self.max_frame {
+    fn encode(&mut self, item: I, dst: &mut BytesMut) -> Result<()> {
+        let value = self.cfg.to_vec(&item)?;
+        if value.len() > self.max_write {
             return Err(Error::new(ErrorKind::FrameTooLarge {
-                len: bytes.len(),
-                max: self.max_frame,
+                len: value.len(),
+                max: self.max_write,
             }));
         }
-        dst.reserve(4 + bytes.len());
-        dst.put_slice(&self.framing.prefix(bytes.len())?);
-        dst.put_slice(&bytes);
+        dst.reserve(4 + value.len());
+        dst.put_slice(&self.framing.prefix(value.len())?);
+        dst.put_slice(&value);
         Ok(())
-    }
-}
-
-impl<T: Serialize> Encoder<T> for VarCodec<T> {
-    type Error = Error;
-
-    fn encode(&mut self, item: T, dst: &mut BytesMut) -> Result<()> {
-        Encoder::<&T>::encode(self, &item, dst)
     }
 }

@@ -13,6 +13,8 @@ pub mod framing;
 mod interop;
 #[cfg(feature = "glam")]
 pub use interop::glam;
+#[cfg(feature = "mint")]
+pub use interop::mint;
 mod marker;
 pub mod ser;
 mod types;
