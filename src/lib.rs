@@ -16,6 +16,7 @@ pub use interop::glam;
 #[cfg(feature = "mint")]
 pub use interop::mint;
 mod marker;
+mod table;
 pub mod ser;
 mod types;
 mod value;

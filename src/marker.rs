@@ -1,101 +1,94 @@
-//! Reserved serde names that carry Godot types through serde's data model.
+//! The registry of reserved serde names that carry Godot types through serde's data model.
 //!
 //! A Godot type's `Serialize` impl calls `serialize_tuple_struct` /
 //! `serialize_newtype_struct` with one of these names. Our serializer recognises the
 //! name and writes the native tag; every other format sees an ordinary tuple or
-//! newtype. The `$` keeps them from clashing with any Rust type name.
+//! newtype. All names live under `$godot_bin::private::` (like serde_json's
+//! `$serde_json::private::RawValue`): `$` cannot start a Rust type's name, so no user
+//! type collides. The serializers and deserializers look a name up once per value.
 
-use crate::dialect::VariantType;
+use crate::table::private_name;
+use crate::VariantType;
 
-pub(crate) const PREFIX: &str = "$godot_bin::";
+const PREFIX: &str = private_name!("");
 
 /// The dynamic [`Variant`](crate::Variant): asks our deserializer for the wire type.
-pub(crate) const VARIANT: &str = "$godot_bin::Variant";
-/// A full Object: `(class, properties)`.
-pub(crate) const OBJECT: &str = "$godot_bin::Object";
+pub(crate) const VARIANT: &str = private_name!("Variant");
 /// An Object sent as its instance id.
-pub(crate) const OBJECT_ID: &str = "$godot_bin::ObjectId";
-/// A typed Array: `(kind, type tag, class name, items)`.
-pub(crate) const TYPED_ARRAY: &str = "$godot_bin::TypedArray";
-/// A typed Dictionary: `(key kind, key tag, key class, value kind, value tag, value class, entries)`.
-pub(crate) const TYPED_DICTIONARY: &str = "$godot_bin::TypedDictionary";
+pub(crate) const OBJECT_ID: &str = private_name!("ObjectId");
+/// A typed Array: `(kind, element name, items)`.
+pub(crate) const TYPED_ARRAY: &str = private_name!("TypedArray");
+/// A typed Dictionary: `(key kind, key name, value kind, value name, entries)`.
+pub(crate) const TYPED_DICTIONARY: &str = private_name!("TypedDictionary");
 
-/// A marker that stands for one Godot type.
-#[inline]
-pub(crate) fn marker_type(name: &str) -> Option<VariantType> {
-    // Cheap reject for every ordinary Rust type name.
-    if !name.starts_with('$') {
-        return None;
-    }
-    // A `match` on the name compiles to a length switch and a compare: this runs for
-    // every Vector3 a game server writes. `Object` has markers of its own.
-    Some(match name.strip_prefix(PREFIX)? {
-        "Vector2" => VariantType::Vector2,
-        "Rect2" => VariantType::Rect2,
-        "Vector3" => VariantType::Vector3,
-        "Transform2D" => VariantType::Transform2D,
-        "Plane" => VariantType::Plane,
-        "Quat" => VariantType::Quat,
-        "AABB" => VariantType::Aabb,
-        "Basis" => VariantType::Basis,
-        "Transform" => VariantType::Transform,
-        "Color" => VariantType::Color,
-        "NodePath" => VariantType::NodePath,
-        "RID" => VariantType::Rid,
-        "PoolByteArray" => VariantType::PoolByteArray,
-        "PoolIntArray" => VariantType::PoolIntArray,
-        "PoolRealArray" => VariantType::PoolRealArray,
-        "PoolStringArray" => VariantType::PoolStringArray,
-        "PoolVector2Array" => VariantType::PoolVector2Array,
-        "PoolVector3Array" => VariantType::PoolVector3Array,
-        "PoolColorArray" => VariantType::PoolColorArray,
-        "Vector2i" => VariantType::Vector2i,
-        "Rect2i" => VariantType::Rect2i,
-        "Vector3i" => VariantType::Vector3i,
-        "Vector4" => VariantType::Vector4,
-        "Vector4i" => VariantType::Vector4i,
-        "Projection" => VariantType::Projection,
-        "StringName" => VariantType::StringName,
-        "Callable" => VariantType::Callable,
-        "Signal" => VariantType::Signal,
-        "PackedInt64Array" => VariantType::PackedInt64Array,
-        "PackedFloat64Array" => VariantType::PackedFloat64Array,
-        "PackedVector4Array" => VariantType::PackedVector4Array,
-        "Image" => VariantType::Image,
-        "InputEvent" => VariantType::InputEvent,
-        _ => return None,
-    })
-}
-
-/// The marker name of a Godot type, for the `Serialize` impls.
-macro_rules! godot_marker {
-    ($name:literal) => {
-        concat!("$godot_bin::", $name)
+/// The `with`-module form of a typed array: `$godot_bin::private::Array[int]`.
+macro_rules! array_of {
+    ($element:literal) => {
+        concat!("$godot_bin::private::Array[", $element, "]")
     };
 }
-pub(crate) use godot_marker as marker;
+pub(crate) use array_of;
+
+/// What a reserved name stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Marker {
+    /// A Godot type ([`VariantType::marker`]); `Object` is a full Object.
+    Type(VariantType),
+    /// The dynamic `Variant`.
+    Variant,
+    /// An Object sent as its instance id.
+    ObjectId,
+    /// `TypedArray`: element type info, then the items.
+    TypedArray,
+    /// `TypedDictionary`: key and value type info, then the entries.
+    TypedDictionary,
+    /// A plain sequence to write as `Array[T]` (the `typed::*` modules).
+    ArrayOf(VariantType),
+}
+
+impl Marker {
+    /// The marker a serde name stands for; `None` for every ordinary name.
+    #[inline]
+    pub(crate) fn lookup(name: &str) -> Option<Marker> {
+        // One byte rejects every Rust type name.
+        if !name.starts_with('$') {
+            return None;
+        }
+        let rest = name.strip_prefix(PREFIX)?;
+        Some(match rest {
+            "Variant" => Marker::Variant,
+            "ObjectId" => Marker::ObjectId,
+            "TypedArray" => Marker::TypedArray,
+            "TypedDictionary" => Marker::TypedDictionary,
+            _ => match rest.strip_prefix("Array[") {
+                Some(element) => Marker::ArrayOf(VariantType::from_godot4_name(
+                    element.strip_suffix(']')?,
+                )?),
+                None => Marker::Type(VariantType::from_marker(rest)?),
+            },
+        })
+    }
+}
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// Every marker name spelled in the `Serialize` impls resolves to its type.
     #[test]
-    fn marker_names_match_type_names() {
-        for ty in VariantType::all() {
-            let found = marker_type(&format!("{PREFIX}{}", ty.name()));
-            let has_marker = !matches!(
-                ty,
-                VariantType::Nil
-                    | VariantType::Bool
-                    | VariantType::Int
-                    | VariantType::Float
-                    | VariantType::String
-                    | VariantType::Object
-                    | VariantType::Dictionary
-                    | VariantType::Array
-            );
-            assert_eq!(found, has_marker.then_some(*ty), "{ty}");
+    fn every_name_resolves_once() {
+        for &ty in VariantType::all() {
+            assert_eq!(Marker::lookup(ty.marker()), Some(Marker::Type(ty)));
+        }
+        assert_eq!(Marker::lookup(VARIANT), Some(Marker::Variant));
+        assert_eq!(Marker::lookup(OBJECT_ID), Some(Marker::ObjectId));
+        assert_eq!(Marker::lookup(TYPED_ARRAY), Some(Marker::TypedArray));
+        assert_eq!(Marker::lookup(TYPED_DICTIONARY), Some(Marker::TypedDictionary));
+        assert_eq!(
+            Marker::lookup(array_of!("Quaternion")),
+            Some(Marker::ArrayOf(VariantType::Quat))
+        );
+        for ordinary in ["Vector2", "$godot_bin::Vector2", "$godot_bin::private::Array[Foo]"] {
+            assert_eq!(Marker::lookup(ordinary), None);
         }
     }
 }

@@ -4,7 +4,8 @@
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 
 use super::{Deserializer, Header, Read};
-use crate::dialect::{PoolElem, VariantType};
+use crate::dialect::VariantType;
+use crate::table::PoolElem;
 use crate::error::{Error, ErrorKind, Result};
 use crate::marker;
 use crate::types::NodePath;
@@ -85,15 +86,23 @@ impl<'de, R: Read<'de>> de::MapAccess<'de> for SeqAccess<'_, R> {
 pub(crate) struct PoolSeq<'a, R> {
     de: &'a mut Deserializer<R>,
     elem: PoolElem,
+    /// Math values have 64-bit reals (a double-precision engine).
+    wide: bool,
     count: usize,
     left: usize,
 }
 
 impl<'a, 'de, R: Read<'de>> PoolSeq<'a, R> {
-    pub(crate) fn new(de: &'a mut Deserializer<R>, elem: PoolElem, count: usize) -> Self {
+    pub(crate) fn new(
+        de: &'a mut Deserializer<R>,
+        elem: PoolElem,
+        wide: bool,
+        count: usize,
+    ) -> Self {
         PoolSeq {
             de,
             elem,
+            wide,
             count,
             left: count,
         }
@@ -123,6 +132,7 @@ impl<'de, R: Read<'de>> de::SeqAccess<'de> for PoolSeq<'_, R> {
         seed.deserialize(PoolElemDeserializer {
             de: &mut *self.de,
             elem: self.elem,
+            wide: self.wide,
         })
         .map(Some)
     }
@@ -136,6 +146,7 @@ impl<'de, R: Read<'de>> de::SeqAccess<'de> for PoolSeq<'_, R> {
 pub(crate) struct PoolElemDeserializer<'a, R> {
     pub(crate) de: &'a mut Deserializer<R>,
     pub(crate) elem: PoolElem,
+    pub(crate) wide: bool,
 }
 
 macro_rules! forward_elem {
@@ -166,13 +177,14 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for PoolElemDeserializer<'_, R> {
             PoolElem::Float32 => visitor.visit_f32(f32::from_bits(self.de.u32("a float")?)),
             PoolElem::Float64 => visitor.visit_f64(f64::from_bits(self.de.u64("a 64-bit float")?)),
             PoolElem::String => self.de.visit_str(visitor),
-            PoolElem::Floats(n, _) | PoolElem::Doubles(n, _) => {
-                let elem = if matches!(self.elem, PoolElem::Doubles(..)) {
+            PoolElem::Math(t) => {
+                let elem = if self.wide {
                     PoolElem::Float64
                 } else {
                     PoolElem::Float32
                 };
-                let mut access = PoolSeq::new(self.de, elem, n);
+                let n = t.component_count().unwrap_or_default();
+                let mut access = PoolSeq::new(self.de, elem, false, n);
                 let v = visitor.visit_seq(&mut access)?;
                 access.finish()?;
                 Ok(v)
@@ -448,6 +460,7 @@ impl<'de, R: Read<'de>> de::MapAccess<'de> for ObjectAccess<'_, R> {
         seed.deserialize(PoolElemDeserializer {
             de: &mut *self.de,
             elem: PoolElem::String,
+            wide: false,
         })
         .map(Some)
     }
@@ -566,15 +579,15 @@ impl<'de> de::SeqAccess<'de> for NodePathAccess {
 }
 
 /// The element type of a typed container, as the wire gives it: kind (0 untyped,
-/// 1 builtin, 2 class, 3 script), the builtin's type tag, the class name or script path.
+/// 1 builtin, 2 class, 3 script) and the builtin's Godot 4 name, the class name or
+/// the script path.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct ContainerType {
     pub(crate) kind: u32,
-    pub(crate) tag: u32,
     pub(crate) name: String,
 }
 
-/// A typed container marker read as `(kind, tag, name, [kind, tag, name,] items)`.
+/// A typed container marker read as `(kind, name, [kind, name,] items)`.
 pub(crate) struct TypedAccess<'a, R> {
     de: &'a mut Deserializer<R>,
     h: Header,
@@ -598,11 +611,7 @@ impl<'a, 'de, R: Read<'de>> TypedAccess<'a, R> {
             .into_iter()
             .take(n)
             .flat_map(|t| {
-                [
-                    FieldValue::U32(t.kind),
-                    FieldValue::U32(t.tag),
-                    FieldValue::Str(t.name),
-                ]
+                [FieldValue::U32(t.kind), FieldValue::Str(t.name)]
             })
             .collect();
         TypedAccess {

@@ -6,9 +6,10 @@ pub mod read;
 use serde::de::{self, Visitor};
 
 use crate::config::Config;
-use crate::dialect::{Dialect, PoolElem, VariantType, FLAG_64, TYPE_MASK};
+use crate::dialect::{Dialect, VariantType, FLAG_64, TYPE_MASK};
 use crate::error::{Error, ErrorKind, Result};
-use crate::marker;
+use crate::marker::Marker;
+use crate::table::{Layout, PoolElem};
 
 pub(crate) use access::ContainerType;
 use access::{DictEnum, ObjectAccess, PoolSeq, SeqAccess, VariantEnum};
@@ -252,13 +253,11 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                     .ok_or_else(|| Error::at(ErrorKind::UnknownType(id), at))?;
                 ContainerType {
                     kind,
-                    tag: ty as u32,
-                    name: String::new(),
+                    name: ty.name_in(Dialect::Godot4).into(),
                 }
             }
             _ => ContainerType {
                 kind,
-                tag: 0,
                 name: self.str()?.to_owned(),
             },
         })
@@ -313,21 +312,16 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     fn pool<V: Visitor<'de>>(
         &mut self,
         h: Header,
+        elem: PoolElem,
         visitor: V,
         seq_bytes: bool,
     ) -> Result<V::Value> {
-        let mut elem = match h.ty.pool_elem() {
-            Some(e) => e,
-            None => return Err(self.invalid(h, "a pool array")),
-        };
         if elem == PoolElem::Byte && !seq_bytes {
             return self.pool_bytes(visitor);
         }
-        if let (true, PoolElem::Floats(n, t)) = (self.wide(h), elem) {
-            elem = PoolElem::Doubles(n, t);
-        }
-        let n = self.count("a pool array count", elem.min_size(), u32::MAX)?;
-        let mut access = PoolSeq::new(self, elem, n);
+        let wide = self.wide(h);
+        let n = self.count("a pool array count", elem.min_size(wide), u32::MAX)?;
+        let mut access = PoolSeq::new(self, elem, wide, n);
         let v = visitor.visit_seq(&mut access)?;
         access.finish()?;
         Ok(v)
@@ -335,7 +329,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
 
     /// Fixed-size payloads read as a sequence: math types, integer vectors.
     fn fixed<V: Visitor<'de>>(&mut self, elem: PoolElem, n: usize, visitor: V) -> Result<V::Value> {
-        let mut access = PoolSeq::new(self, elem, n);
+        let mut access = PoolSeq::new(self, elem, false, n);
         let v = visitor.visit_seq(&mut access)?;
         access.finish()?;
         Ok(v)
@@ -355,54 +349,34 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     }
 
     fn any<V: Visitor<'de>>(&mut self, h: Header, visitor: V, seq_bytes: bool) -> Result<V::Value> {
-        let g4 = self.cfg.dialect == Dialect::Godot4;
-        match h.ty {
-            VariantType::Nil | VariantType::Callable => visitor.visit_unit(),
-            VariantType::Rid if g4 => visitor.visit_u64(self.u64("an RID")?),
-            VariantType::Rid => visitor.visit_unit(),
-            VariantType::Bool => visitor.visit_bool(self.u32("a bool")? != 0),
-            VariantType::Int => visitor.visit_i64(self.int(h)?),
-            VariantType::Float => {
+        match h.ty.layout() {
+            Layout::Nil | Layout::Callable => visitor.visit_unit(),
+            Layout::Rid => match self.cfg.dialect {
+                Dialect::Godot4 => visitor.visit_u64(self.u64("an RID")?),
+                Dialect::Godot2 | Dialect::Godot3 => visitor.visit_unit(),
+            },
+            Layout::Bool => visitor.visit_bool(self.u32("a bool")? != 0),
+            Layout::Int => visitor.visit_i64(self.int(h)?),
+            Layout::Float => {
                 if h.is_64() {
                     visitor.visit_f64(f64::from_bits(self.u64("a 64-bit float")?))
                 } else {
                     visitor.visit_f32(f32::from_bits(self.u32("a float")?))
                 }
             }
-            VariantType::String | VariantType::StringName => self.visit_str(visitor),
-            VariantType::NodePath => {
+            Layout::String | Layout::StringName => self.visit_str(visitor),
+            Layout::NodePath => {
                 let path = access::read_node_path(self)?;
                 visitor.visit_string(path.to_string())
             }
-            // Godot 2 writes objects as the bare type: always null.
-            VariantType::Object if self.cfg.dialect == Dialect::Godot2 => visitor.visit_unit(),
-            VariantType::Object => {
-                if h.is_64() {
-                    match self.u64("an object id")? {
-                        0 => visitor.visit_unit(),
-                        id => visitor.visit_u64(id),
-                    }
-                } else {
-                    match self.object_head(h)? {
-                        None => visitor.visit_unit(),
-                        Some((_, n)) => {
-                            self.enter(n, h.at)?;
-                            let mut access = ObjectAccess::props(self, n);
-                            let v = visitor.visit_map(&mut access)?;
-                            access.finish()?;
-                            self.leave();
-                            Ok(v)
-                        }
-                    }
-                }
-            }
-            VariantType::Dictionary | VariantType::Array => self.seq(h, visitor),
-            VariantType::Signal => {
+            Layout::Object => self.object(h, visitor, false),
+            Layout::Dictionary | Layout::Array => self.seq(h, visitor),
+            Layout::Signal => {
                 let name = self.str()?.to_owned();
                 let id = self.u64("a Signal's object id")?;
                 visitor.visit_seq(access::Fields::signal(name, id))
             }
-            VariantType::Image => {
+            Layout::Image => {
                 let mut words = [0u32; 4];
                 for (w, what) in words.iter_mut().zip([
                     "Image format",
@@ -425,7 +399,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                 let data = self.bytes((n + 3) & !3, "Image data and padding")?[..n].to_vec();
                 visitor.visit_seq(access::Fields::image(words, data))
             }
-            VariantType::InputEvent => {
+            Layout::InputEvent => {
                 let ty = self.u32("an InputEvent type")?;
                 let device = self.u32("an InputEvent device")?;
                 // The encoded total length is not trusted: the type says what follows.
@@ -436,20 +410,94 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                 }
                 visitor.visit_seq(de::value::SeqDeserializer::new(words.into_iter()))
             }
-            ty => {
-                if let Some(n) = ty.float_count() {
-                    let elem = if self.wide(h) {
-                        PoolElem::Float64
-                    } else {
-                        PoolElem::Float32
-                    };
-                    self.fixed(elem, n, visitor)
-                } else if let Some(n) = ty.int_count() {
-                    self.fixed(PoolElem::Int32, n, visitor)
+            Layout::Reals(n) => {
+                let elem = if self.wide(h) {
+                    PoolElem::Float64
                 } else {
-                    self.pool(h, visitor, seq_bytes)
-                }
+                    PoolElem::Float32
+                };
+                self.fixed(elem, n, visitor)
             }
+            Layout::F32s(n) => self.fixed(PoolElem::Float32, n, visitor),
+            Layout::Ints(n) => self.fixed(PoolElem::Int32, n, visitor),
+            Layout::Pool(elem) => self.pool(h, elem, visitor, seq_bytes),
+        }
+    }
+
+    /// An Object: null, an instance id, or (as a map, or with `as_seq` as the
+    /// `(class, properties)` sequence of the Object marker) a full object.
+    fn object<V: Visitor<'de>>(&mut self, h: Header, visitor: V, as_seq: bool) -> Result<V::Value> {
+        if self.cfg.dialect == Dialect::Godot2 {
+            // Godot 2 writes objects as the bare type: always null.
+            return visitor.visit_unit();
+        }
+        if h.is_64() {
+            return match self.u64("an object id")? {
+                0 => visitor.visit_unit(),
+                id => visitor.visit_u64(id),
+            };
+        }
+        let Some((class, n)) = self.object_head(h)? else {
+            return visitor.visit_unit();
+        };
+        self.enter(n, h.at)?;
+        let v = if as_seq {
+            let mut access = ObjectAccess::new(self, class, n);
+            let v = visitor.visit_seq(&mut access)?;
+            access.finish()?;
+            v
+        } else {
+            let mut access = ObjectAccess::props(self, n);
+            let v = visitor.visit_map(&mut access)?;
+            access.finish()?;
+            v
+        };
+        self.leave();
+        Ok(v)
+    }
+
+    /// A newtype marker of a Godot type (RID, StringName, Callable, pool arrays).
+    fn marked_newtype<V: Visitor<'de>>(
+        &mut self,
+        ty: VariantType,
+        h: Header,
+        visitor: V,
+    ) -> Result<V::Value> {
+        match ty.layout() {
+            Layout::Rid if h.ty == ty => {
+                let id = match self.cfg.dialect {
+                    Dialect::Godot4 => self.u64("an RID")?,
+                    Dialect::Godot2 | Dialect::Godot3 => 0,
+                };
+                visitor.visit_u64(id)
+            }
+            // A StringName field also takes a String (Godot converts them freely).
+            Layout::StringName if matches!(h.ty, VariantType::StringName | VariantType::String) => {
+                self.visit_str(visitor)
+            }
+            Layout::Callable if h.ty == ty => visitor.visit_unit(),
+            // A pool array field also takes an Array of its elements.
+            Layout::Pool(elem) if h.ty == ty => self.pool(h, elem, visitor, false),
+            Layout::Pool(_) if h.ty == VariantType::Array => self.seq(h, visitor),
+            Layout::Rid
+            | Layout::StringName
+            | Layout::Callable
+            | Layout::Pool(_)
+            | Layout::Nil
+            | Layout::Bool
+            | Layout::Int
+            | Layout::Float
+            | Layout::String
+            | Layout::Reals(_)
+            | Layout::F32s(_)
+            | Layout::Ints(_)
+            | Layout::NodePath
+            | Layout::Object
+            | Layout::Dictionary
+            | Layout::Array
+            | Layout::Signal
+            | Layout::Image
+            | Layout::InputEvent => Err(self.invalid(h, ty.name())),
         }
     }
 
@@ -587,47 +635,24 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value> {
-        if !name.starts_with('$') {
+        let Some(marker) = Marker::lookup(name) else {
             return visitor.visit_newtype_struct(self);
-        }
+        };
         let at = self.value_start();
         let h = self.header()?;
-        let result = if name == marker::VARIANT {
-            visitor.visit_enum(VariantEnum::new(self, h))
-        } else if name == marker::OBJECT_ID {
-            if h.ty == VariantType::Object && h.is_64() {
-                visitor.visit_u64(self.u64("an object id")?)
-            } else {
-                Err(self.invalid(h, "an Object id"))
+        let result = match marker {
+            Marker::Variant => visitor.visit_enum(VariantEnum::new(self, h)),
+            Marker::ObjectId => {
+                if h.ty == VariantType::Object && h.is_64() {
+                    visitor.visit_u64(self.u64("an object id")?)
+                } else {
+                    Err(self.invalid(h, "an Object id"))
+                }
             }
-        } else {
-            match marker::marker_type(name) {
-                Some(VariantType::Rid) if h.ty == VariantType::Rid => {
-                    let id = if self.cfg.dialect == Dialect::Godot4 {
-                        self.u64("an RID")?
-                    } else {
-                        0
-                    };
-                    visitor.visit_u64(id)
-                }
-                Some(VariantType::StringName)
-                    if matches!(h.ty, VariantType::StringName | VariantType::String) =>
-                {
-                    self.visit_str(visitor)
-                }
-                Some(VariantType::Callable) if h.ty == VariantType::Callable => {
-                    visitor.visit_unit()
-                }
-                Some(ty) if ty.pool_elem().is_some() => match h.ty {
-                    t if t == ty => self.pool(h, visitor, false),
-                    VariantType::Array => self.seq(h, visitor),
-                    _ => Err(self.invalid(h, ty.name())),
-                },
-                Some(ty) => Err(self.invalid(h, ty.name())),
-                None => {
-                    self.pending = Some(h);
-                    visitor.visit_newtype_struct(&mut *self)
-                }
+            Marker::Type(ty) => self.marked_newtype(ty, h, visitor),
+            Marker::TypedArray | Marker::TypedDictionary | Marker::ArrayOf(_) => {
+                self.pending = Some(h);
+                visitor.visit_newtype_struct(&mut *self)
             }
         };
         result.map_err(|e| e.or_at(at))
@@ -643,71 +668,52 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         _len: usize,
         visitor: V,
     ) -> Result<V::Value> {
-        if !name.starts_with('$') {
+        let Some(marker) = Marker::lookup(name) else {
             return self.deserialize_any(visitor);
-        }
+        };
         let at = self.value_start();
         let h = self.header()?;
-        if let Some(ty) = marker::marker_type(name) {
-            if h.ty == ty && (ty.float_count().is_some() || ty.int_count().is_some()) {
-                return self.any(h, visitor, false).map_err(|e| e.or_at(at));
-            }
-        }
-        let result = if name == marker::TYPED_ARRAY || name == marker::TYPED_DICTIONARY {
-            let want = if name == marker::TYPED_ARRAY {
-                VariantType::Array
-            } else {
-                VariantType::Dictionary
-            };
-            if h.ty != want {
-                Err(self.invalid(h, want.name()))
-            } else {
-                let types = self.container_types(h)?;
-                visitor.visit_seq(access::TypedAccess::new(self, h, types))
-            }
-        } else if name == marker::OBJECT {
-            if h.ty != VariantType::Object {
-                Err(self.invalid(h, "an Object"))
-            } else if self.cfg.dialect == Dialect::Godot2 {
-                // Godot 2 writes objects as the bare type: always null.
-                visitor.visit_unit()
-            } else if h.is_64() {
-                match self.u64("an object id")? {
-                    0 => visitor.visit_unit(),
-                    id => visitor.visit_u64(id),
-                }
-            } else {
-                match self.object_head(h)? {
-                    None => visitor.visit_unit(),
-                    Some((class, n)) => {
-                        self.enter(n, h.at)?;
-                        let mut access = ObjectAccess::new(self, class, n);
-                        let v = visitor.visit_seq(&mut access)?;
-                        access.finish()?;
-                        self.leave();
-                        Ok(v)
-                    }
+        let result = match marker {
+            Marker::TypedArray | Marker::TypedDictionary => {
+                let want = if marker == Marker::TypedArray {
+                    VariantType::Array
+                } else {
+                    VariantType::Dictionary
+                };
+                if h.ty != want {
+                    Err(self.invalid(h, want.name()))
+                } else {
+                    let types = self.container_types(h)?;
+                    visitor.visit_seq(access::TypedAccess::new(self, h, types))
                 }
             }
-        } else {
-            match marker::marker_type(name) {
-                Some(VariantType::NodePath) if h.ty == VariantType::NodePath => {
+            Marker::Type(ty) if h.ty != ty => Err(self.invalid(h, ty.name())),
+            Marker::Type(ty) => match ty.layout() {
+                Layout::NodePath => {
                     let path = access::read_node_path(self)?;
                     visitor.visit_seq(access::NodePathAccess::new(path))
                 }
-                Some(ty)
-                    if h.ty == ty
-                        && (ty.float_count().is_some()
-                            || ty.int_count().is_some()
-                            || matches!(
-                                ty,
-                                VariantType::Signal | VariantType::Image | VariantType::InputEvent
-                            )) =>
-                {
-                    self.any(h, visitor, false)
-                }
-                Some(ty) => Err(self.invalid(h, ty.name())),
-                None => self.any(h, visitor, false),
+                Layout::Object => self.object(h, visitor, true),
+                Layout::Reals(_)
+                | Layout::F32s(_)
+                | Layout::Ints(_)
+                | Layout::Signal
+                | Layout::Image
+                | Layout::InputEvent
+                | Layout::Nil
+                | Layout::Bool
+                | Layout::Int
+                | Layout::Float
+                | Layout::String
+                | Layout::Rid
+                | Layout::Dictionary
+                | Layout::Array
+                | Layout::Pool(_)
+                | Layout::StringName
+                | Layout::Callable => self.any(h, visitor, false),
+            },
+            Marker::Variant | Marker::ObjectId | Marker::ArrayOf(_) => {
+                self.any(h, visitor, false)
             }
         };
         result.map_err(|e| e.or_at(at))

@@ -7,10 +7,11 @@ use serde::ser::{self, Serialize};
 use crate::config::{Config, Precision};
 use crate::dialect::{Dialect, VariantType, FLAG_64};
 use crate::error::{Error, ErrorKind, Result};
-use crate::marker;
+use crate::marker::Marker;
+use crate::table::Layout;
 
 use payload::{
-    check_godot_str, put_str, Capture, Elem, ElemSerializer, FieldsCompound, Layout, PoolSerializer,
+    check_godot_str, put_str, Capture, Elem, ElemSerializer, Fields, FieldsCompound, PoolSerializer,
 };
 
 /// Serializes values into Godot's binary Variant encoding.
@@ -272,18 +273,10 @@ impl<'a, 'b> ser::Serializer for &'a mut Serializer<'b> {
         name: &'static str,
         value: &T,
     ) -> Result<()> {
-        if let Some(ty) = marker::marker_type(name) {
-            return self.marked_newtype(ty, value);
+        match Marker::lookup(name) {
+            Some(marker) => self.marked_newtype(marker, value),
+            None => value.serialize(self),
         }
-        if name == marker::OBJECT_ID {
-            self.no_objects_in_godot2()?;
-            self.header(VariantType::Object, FLAG_64)?;
-            return value.serialize(ElemSerializer::new(self.out, Elem::U64));
-        }
-        if let Some(element) = name.strip_prefix(crate::types::typed::PREFIX) {
-            return self.typed_array(element.trim_end_matches(']'), value);
-        }
-        value.serialize(self)
     }
 
     fn serialize_newtype_variant<T: ?Sized + Serialize>(
@@ -308,68 +301,9 @@ impl<'a, 'b> ser::Serializer for &'a mut Serializer<'b> {
     }
 
     fn serialize_tuple_struct(self, name: &'static str, len: usize) -> Result<TupleStruct<'a, 'b>> {
-        if let Some(ty) = marker::marker_type(name) {
-            let layout = if let Some(n) = ty.float_count() {
-                let wide = self.wide(ty)?;
-                self.header(ty, if wide { FLAG_64 } else { 0 })?;
-                Layout::Uniform(if wide { Elem::F64 } else { Elem::F32 }, n)
-            } else if let Some(n) = ty.int_count() {
-                self.header(ty, 0)?;
-                Layout::Uniform(Elem::I32, n)
-            } else {
-                match ty {
-                    VariantType::NodePath => {
-                        self.header(ty, 0)?;
-                        return Ok(TupleStruct::NodePath(payload::NodePathCompound::new(
-                            self.out,
-                        )));
-                    }
-                    VariantType::Signal => Layout::Signal,
-                    VariantType::Image => Layout::Image,
-                    VariantType::InputEvent => Layout::InputEvent,
-                    _ => {
-                        return Err(ser::Error::custom(format_args!(
-                            "{ty} is not a tuple marker"
-                        )))
-                    }
-                }
-            };
-            if !matches!(layout, Layout::Uniform(..)) {
-                self.header(ty, 0)?;
-            }
-            return Ok(TupleStruct::Fields(FieldsCompound::new(
-                self.out, layout, len,
-            )?));
-        }
-        match name {
-            marker::OBJECT => {
-                self.no_objects_in_godot2()?;
-                self.depth += 1;
-                self.header(VariantType::Object, 0)?;
-                Ok(TupleStruct::Object(self, 0))
-            }
-            marker::TYPED_ARRAY | marker::TYPED_DICTIONARY => {
-                if self.cfg.dialect != Dialect::Godot4 {
-                    return Err(Error::new(ErrorKind::Unrepresentable(format!(
-                        "typed containers need Godot 4, not {:?}",
-                        self.cfg.dialect
-                    ))));
-                }
-                let ty = if name == marker::TYPED_ARRAY {
-                    VariantType::Array
-                } else {
-                    VariantType::Dictionary
-                };
-                let at = self.out.len();
-                self.header(ty, 0)?;
-                Ok(TupleStruct::Typed(Typed {
-                    ser: self,
-                    at,
-                    ty,
-                    captured: Vec::new(),
-                }))
-            }
-            _ => Ok(TupleStruct::Array(self.serialize_seq(Some(len))?)),
+        match Marker::lookup(name) {
+            Some(marker) => self.marked_tuple(marker, len),
+            None => Ok(TupleStruct::Array(self.serialize_seq(Some(len))?)),
         }
     }
 
@@ -411,7 +345,7 @@ impl<'a, 'b> ser::Serializer for &'a mut Serializer<'b> {
     }
 }
 
-impl Serializer<'_> {
+impl<'b> Serializer<'b> {
     /// Godot 2 writes every Object as a bare null: nothing of one can be sent.
     fn no_objects_in_godot2(&self) -> Result<()> {
         if self.cfg.dialect == Dialect::Godot2 {
@@ -423,23 +357,17 @@ impl Serializer<'_> {
     }
 
     /// A sequence written as `Array[element]` (a `godot_bin::typed` module).
-    fn typed_array<T: ?Sized + Serialize>(&mut self, element: &str, value: &T) -> Result<()> {
+    fn typed_array<T: ?Sized + Serialize>(&mut self, element: VariantType, value: &T) -> Result<()> {
         let g4 = Dialect::Godot4;
-        let id = VariantType::all()
-            .iter()
-            .find(|t| t.name_in(g4) == element)
-            .and_then(|t| g4.id_of(*t))
-            .ok_or_else(|| {
-                <Error as ser::Error>::custom(format_args!("Array[{element}] has no Godot 4 type"))
-            })?;
         if self.cfg.dialect != g4 {
             return Err(Error::new(ErrorKind::Unrepresentable(format!(
-                "Array[{element}]: typed arrays need Godot 4, not {:?}",
+                "Array[{}]: typed arrays need Godot 4, not {:?}",
+                element.name_in(g4),
                 self.cfg.dialect
             ))));
         }
         self.header(VariantType::Array, 1 << 16)?;
-        put_u32(self.out, id);
+        put_u32(self.out, g4.id_of(element).unwrap_or_default());
         self.bare = Some(VariantType::Array);
         let r = value.serialize(&mut *self);
         self.bare = None;
@@ -459,17 +387,32 @@ impl Serializer<'_> {
         Ok(true)
     }
 
-    fn marked_newtype<T: ?Sized + Serialize>(&mut self, ty: VariantType, value: &T) -> Result<()> {
-        if let Some(mut elem) = ty.pool_elem() {
-            let wide = self.wide(ty)?;
-            if let (true, crate::dialect::PoolElem::Floats(n, t)) = (wide, elem) {
-                elem = crate::dialect::PoolElem::Doubles(n, t);
+    /// Header, with the 64-bit flag when a double-precision engine would set it.
+    fn real_header(&mut self, ty: VariantType) -> Result<bool> {
+        let wide = self.wide(ty)?;
+        self.header(ty, if wide { FLAG_64 } else { 0 })?;
+        Ok(wide)
+    }
+
+    fn marked_newtype<T: ?Sized + Serialize>(&mut self, marker: Marker, value: &T) -> Result<()> {
+        let ty = match marker {
+            Marker::Type(ty) => ty,
+            Marker::ObjectId => {
+                self.no_objects_in_godot2()?;
+                self.header(VariantType::Object, FLAG_64)?;
+                return value.serialize(ElemSerializer::new(self.out, Elem::U64));
             }
-            self.header(ty, if wide { FLAG_64 } else { 0 })?;
-            return value.serialize(PoolSerializer::new(self.out, elem));
-        }
-        match ty {
-            VariantType::Rid => {
+            Marker::ArrayOf(element) => return self.typed_array(element, value),
+            Marker::Variant | Marker::TypedArray | Marker::TypedDictionary => {
+                return value.serialize(self)
+            }
+        };
+        match ty.layout() {
+            Layout::Pool(elem) => {
+                let wide = self.real_header(ty)?;
+                value.serialize(PoolSerializer::new(self.out, elem, wide))
+            }
+            Layout::Rid => {
                 let id = value.serialize(Capture)?.int()?;
                 self.header(ty, 0)?;
                 if self.cfg.dialect == Dialect::Godot4 {
@@ -483,13 +426,112 @@ impl Serializer<'_> {
                 }
                 Ok(())
             }
-            VariantType::StringName => {
+            Layout::StringName => {
                 self.header(ty, 0)?;
                 value.serialize(ElemSerializer::new(self.out, Elem::Str))
             }
-            VariantType::Callable => self.header(ty, 0),
-            _ => value.serialize(self),
+            Layout::Callable => self.header(ty, 0),
+            // Types whose Rust form is not a newtype: the name is only a wrapper.
+            Layout::Nil
+            | Layout::Bool
+            | Layout::Int
+            | Layout::Float
+            | Layout::String
+            | Layout::Reals(_)
+            | Layout::F32s(_)
+            | Layout::Ints(_)
+            | Layout::NodePath
+            | Layout::Object
+            | Layout::Dictionary
+            | Layout::Array
+            | Layout::Signal
+            | Layout::Image
+            | Layout::InputEvent => value.serialize(self),
         }
+    }
+
+    fn marked_tuple<'a>(&'a mut self, marker: Marker, len: usize) -> Result<TupleStruct<'a, 'b>> {
+        let ty = match marker {
+            Marker::Type(ty) => ty,
+            Marker::TypedArray | Marker::TypedDictionary => {
+                if self.cfg.dialect != Dialect::Godot4 {
+                    return Err(Error::new(ErrorKind::Unrepresentable(format!(
+                        "typed containers need Godot 4, not {:?}",
+                        self.cfg.dialect
+                    ))));
+                }
+                let ty = if marker == Marker::TypedArray {
+                    VariantType::Array
+                } else {
+                    VariantType::Dictionary
+                };
+                let at = self.out.len();
+                self.header(ty, 0)?;
+                return Ok(TupleStruct::Typed(Typed {
+                    ser: self,
+                    at,
+                    ty,
+                    captured: Vec::new(),
+                }));
+            }
+            Marker::Variant | Marker::ObjectId | Marker::ArrayOf(_) => {
+                return Err(ser::Error::custom("a newtype marker used as a tuple struct"))
+            }
+        };
+        let fields = match ty.layout() {
+            Layout::Reals(n) => {
+                let wide = self.real_header(ty)?;
+                Fields::Uniform(if wide { Elem::F64 } else { Elem::F32 }, n)
+            }
+            Layout::F32s(n) => {
+                self.header(ty, 0)?;
+                Fields::Uniform(Elem::F32, n)
+            }
+            Layout::Ints(n) => {
+                self.header(ty, 0)?;
+                Fields::Uniform(Elem::I32, n)
+            }
+            Layout::Signal => {
+                self.header(ty, 0)?;
+                Fields::Signal
+            }
+            Layout::Image => {
+                self.header(ty, 0)?;
+                Fields::Image
+            }
+            Layout::InputEvent => {
+                self.header(ty, 0)?;
+                Fields::InputEvent
+            }
+            Layout::NodePath => {
+                self.header(ty, 0)?;
+                return Ok(TupleStruct::NodePath(payload::NodePathCompound::new(
+                    self.out,
+                )));
+            }
+            Layout::Object => {
+                self.no_objects_in_godot2()?;
+                self.depth += 1;
+                self.header(VariantType::Object, 0)?;
+                return Ok(TupleStruct::Object(self, 0));
+            }
+            Layout::Nil
+            | Layout::Bool
+            | Layout::Int
+            | Layout::Float
+            | Layout::String
+            | Layout::Rid
+            | Layout::Dictionary
+            | Layout::Array
+            | Layout::Pool(_)
+            | Layout::StringName
+            | Layout::Callable => {
+                return Err(ser::Error::custom(format_args!(
+                    "{ty} is not a tuple marker"
+                )))
+            }
+        };
+        Ok(TupleStruct::Fields(FieldsCompound::new(self.out, fields, len)?))
     }
 }
 
@@ -508,7 +550,7 @@ impl Typed<'_, '_> {
     /// and then the value; the container comes last.
     fn field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         let types = if self.ty == VariantType::Array { 1 } else { 2 };
-        if self.captured.len() < 3 * types {
+        if self.captured.len() < 2 * types {
             self.captured.push(value.serialize(Capture)?);
             return Ok(());
         }
@@ -516,8 +558,7 @@ impl Typed<'_, '_> {
         let mut info = Vec::new();
         let mut captured = std::mem::take(&mut self.captured).into_iter();
         for shift in [16, 18].into_iter().take(types) {
-            let (kind, tag, name) = (
-                captured.next().map_or(Ok(0), |c| c.int())?,
+            let (kind, name) = (
                 captured.next().map_or(Ok(0), |c| c.int())?,
                 captured.next().map_or(Ok(String::new()), |c| c.string())?,
             );
@@ -525,14 +566,14 @@ impl Typed<'_, '_> {
             match kind {
                 0 => {}
                 1 => {
-                    let ty = VariantType::from_tag(tag as u32)
-                        .and_then(|t| self.ser.cfg.dialect.id_of(t))
+                    let id = VariantType::from_godot4_name(&name)
+                        .and_then(|t| Dialect::Godot4.id_of(t))
                         .ok_or_else(|| {
                             <Error as ser::Error>::custom(format_args!(
-                                "element type tag {tag} is not a Godot 4 type"
+                                "element type {name:?} is not a Godot 4 type"
                             ))
                         })?;
-                    put_u32(&mut info, ty);
+                    put_u32(&mut info, id);
                 }
                 2 | 3 => {
                     check_godot_str(&name)?;

@@ -4,7 +4,7 @@
 use serde::ser::{self, Impossible, Serialize};
 
 use super::{patch_count, put_u32, Serializer};
-use crate::dialect::PoolElem;
+use crate::table::PoolElem;
 use crate::error::{Error, ErrorKind, Result};
 
 /// Godot strings cannot hold NUL (the decoder stops there) and drop a leading BOM:
@@ -88,8 +88,9 @@ pub(crate) enum Elem {
     Patch(usize),
 }
 
-impl From<PoolElem> for Elem {
-    fn from(e: PoolElem) -> Elem {
+impl Elem {
+    /// One pool array element; `wide` for a double-precision engine's math values.
+    fn pool(e: PoolElem, wide: bool) -> Elem {
         match e {
             PoolElem::Byte => Elem::U8,
             PoolElem::Int32 => Elem::I32,
@@ -97,8 +98,7 @@ impl From<PoolElem> for Elem {
             PoolElem::Float32 => Elem::F32,
             PoolElem::Float64 => Elem::F64,
             PoolElem::String => Elem::PoolStr,
-            PoolElem::Floats(n, _) => Elem::Reals(n, false),
-            PoolElem::Doubles(n, _) => Elem::Reals(n, true),
+            PoolElem::Math(t) => Elem::Reals(t.component_count().unwrap_or_default(), wide),
         }
     }
 }
@@ -263,7 +263,7 @@ impl<'a> ElemSerializer<'a> {
     fn reals(self, len: usize) -> Result<FieldsCompound<'a>> {
         match self.elem {
             Elem::Reals(n, wide) => {
-                FieldsCompound::new(self.out, Layout::Uniform(real(wide), n), len)
+                FieldsCompound::new(self.out, Fields::Uniform(real(wide), n), len)
             }
             e => Err(wrong(e.name(), "a sequence")),
         }
@@ -383,7 +383,7 @@ impl<'a> ser::Serializer for ElemSerializer<'a> {
 
 /// The field kinds of a fixed-layout payload.
 #[derive(Clone, Copy)]
-pub(crate) enum Layout {
+pub(crate) enum Fields {
     /// n fields of one kind (math types, integer vectors).
     Uniform(Elem, usize),
     /// Signal: name, object id.
@@ -394,24 +394,24 @@ pub(crate) enum Layout {
     InputEvent,
 }
 
-impl Layout {
+impl Fields {
     #[inline]
     fn elem(self, i: usize) -> Elem {
         match self {
-            Layout::Uniform(e, _) => e,
-            Layout::Signal => [Elem::Str, Elem::U64][i.min(1)],
-            Layout::Image if i < 4 => Elem::U32,
-            Layout::Image => Elem::Bytes,
-            Layout::InputEvent => Elem::U32,
+            Fields::Uniform(e, _) => e,
+            Fields::Signal => [Elem::Str, Elem::U64][i.min(1)],
+            Fields::Image if i < 4 => Elem::U32,
+            Fields::Image => Elem::Bytes,
+            Fields::InputEvent => Elem::U32,
         }
     }
 
     fn accepts(self, len: usize) -> bool {
         match self {
-            Layout::Uniform(_, n) => len == n,
-            Layout::Signal => len == 2,
-            Layout::Image => len == 5,
-            Layout::InputEvent => (2..=4).contains(&len),
+            Fields::Uniform(_, n) => len == n,
+            Fields::Signal => len == 2,
+            Fields::Image => len == 5,
+            Fields::InputEvent => (2..=4).contains(&len),
         }
     }
 }
@@ -419,14 +419,14 @@ impl Layout {
 /// The fields of a fixed-layout payload.
 pub struct FieldsCompound<'a> {
     out: &'a mut Vec<u8>,
-    layout: Layout,
+    layout: Fields,
     index: usize,
     len: usize,
 }
 
 impl<'a> FieldsCompound<'a> {
     #[inline]
-    pub(crate) fn new(out: &'a mut Vec<u8>, layout: Layout, len: usize) -> Result<Self> {
+    pub(crate) fn new(out: &'a mut Vec<u8>, layout: Fields, len: usize) -> Result<Self> {
         if !layout.accepts(len) {
             return Err(wrong(
                 "a fixed number of fields",
@@ -448,7 +448,7 @@ impl<'a> FieldsCompound<'a> {
         }
         value.serialize(ElemSerializer::new(self.out, self.layout.elem(self.index)))?;
         self.index += 1;
-        if matches!(self.layout, Layout::InputEvent) && self.index == 2 {
+        if matches!(self.layout, Fields::InputEvent) && self.index == 2 {
             // The base is 12 bytes (type, device, this word); extra words follow.
             put_u32(self.out, 12 + 4 * (self.len as u32 - 2));
         }
@@ -487,11 +487,12 @@ fields_compound!(
 pub(crate) struct PoolSerializer<'a> {
     out: &'a mut Vec<u8>,
     elem: PoolElem,
+    wide: bool,
 }
 
 impl<'a> PoolSerializer<'a> {
-    pub(crate) fn new(out: &'a mut Vec<u8>, elem: PoolElem) -> Self {
-        PoolSerializer { out, elem }
+    pub(crate) fn new(out: &'a mut Vec<u8>, elem: PoolElem, wide: bool) -> Self {
+        PoolSerializer { out, elem, wide }
     }
 
     fn seq(self) -> Result<PoolSeq<'a>> {
@@ -499,7 +500,8 @@ impl<'a> PoolSerializer<'a> {
         put_u32(self.out, 0);
         Ok(PoolSeq {
             out: self.out,
-            elem: self.elem,
+            elem: Elem::pool(self.elem, self.wide),
+            byte: self.elem == PoolElem::Byte,
             at,
             count: 0,
         })
@@ -513,7 +515,9 @@ impl<'a> PoolSerializer<'a> {
 /// The elements of a pool array being written.
 pub(crate) struct PoolSeq<'a> {
     out: &'a mut Vec<u8>,
-    elem: PoolElem,
+    elem: Elem,
+    /// A byte array: padded after its elements.
+    byte: bool,
     at: usize,
     count: usize,
 }
@@ -521,12 +525,12 @@ pub(crate) struct PoolSeq<'a> {
 impl PoolSeq<'_> {
     fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         self.count += 1;
-        value.serialize(ElemSerializer::new(self.out, self.elem.into()))
+        value.serialize(ElemSerializer::new(self.out, self.elem))
     }
 
     fn finish(self) -> Result<()> {
         patch_count(self.out, self.at, self.count)?;
-        if self.elem == PoolElem::Byte {
+        if self.byte {
             pad(self.out, self.count);
         }
         Ok(())

@@ -5,7 +5,7 @@ use std::fmt;
 use serde::de::{self, Deserialize, Deserializer, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeTupleStruct, Serializer};
 
-use crate::marker::marker;
+use crate::VariantType;
 
 /// A Godot 2 `Image`: format id, mipmap count, size and raw pixel data.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
@@ -27,7 +27,7 @@ pub(crate) const IMAGE_FORMAT_MAX: u32 = 23;
 
 impl Serialize for Image {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut t = s.serialize_tuple_struct(marker!("Image"), 5)?;
+        let mut t = s.serialize_tuple_struct(VariantType::Image.marker(), 5)?;
         t.serialize_field(&self.format)?;
         t.serialize_field(&self.mipmaps)?;
         t.serialize_field(&self.width)?;
@@ -64,7 +64,7 @@ impl<'de> Deserialize<'de> for Image {
                 })
             }
         }
-        d.deserialize_tuple_struct(marker!("Image"), 5, V)
+        d.deserialize_tuple_struct(VariantType::Image.marker(), 5, V)
     }
 }
 
@@ -190,7 +190,7 @@ impl std::hash::Hash for InputEvent {
 impl Serialize for InputEvent {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let (ty, w, n) = self.kind.words();
-        let mut t = s.serialize_tuple_struct(marker!("InputEvent"), 2 + n)?;
+        let mut t = s.serialize_tuple_struct(VariantType::InputEvent.marker(), 2 + n)?;
         t.serialize_field(&ty)?;
         t.serialize_field(&self.device)?;
         for word in &w[..n] {
@@ -231,6 +231,6 @@ impl<'de> Deserialize<'de> for InputEvent {
                 })
             }
         }
-        d.deserialize_tuple_struct(marker!("InputEvent"), 4, V)
+        d.deserialize_tuple_struct(VariantType::InputEvent.marker(), 4, V)
     }
 }

@@ -7,7 +7,7 @@ use std::marker::PhantomData;
 use serde::de::{self, Deserialize, Deserializer, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeTupleStruct, Serializer};
 
-use crate::marker::marker;
+use crate::VariantType;
 
 /// An integer vector type with a fixed number of `i32` on the wire.
 pub(crate) trait Ints: Sized {
@@ -64,7 +64,7 @@ macro_rules! int_type {
 
         impl Ints for $ty {
             const N: usize = $n;
-            const MARKER: &'static str = marker!($name);
+            const MARKER: &'static str = VariantType::$ty.marker();
             const NAME: &'static str = $name;
             fn write(&self, out: &mut [i32]) {
                 out.copy_from_slice(&[$(self.$f),*]);
@@ -134,7 +134,7 @@ impl Rect2i {
 
 impl Ints for Rect2i {
     const N: usize = 4;
-    const MARKER: &'static str = marker!("Rect2i");
+    const MARKER: &'static str = VariantType::Rect2i.marker();
     const NAME: &'static str = "Rect2i";
     fn write(&self, out: &mut [i32]) {
         out.copy_from_slice(&[self.position.x, self.position.y, self.size.x, self.size.y]);
@@ -258,7 +258,7 @@ impl fmt::Display for StringName {
 
 impl Serialize for StringName {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_newtype_struct(marker!("StringName"), &self.0)
+        s.serialize_newtype_struct(VariantType::StringName.marker(), &self.0)
     }
 }
 
@@ -283,7 +283,7 @@ impl<'de> Deserialize<'de> for StringName {
                 String::deserialize(d).map(StringName)
             }
         }
-        d.deserialize_newtype_struct(marker!("StringName"), V)
+        d.deserialize_newtype_struct(VariantType::StringName.marker(), V)
     }
 }
 
@@ -294,7 +294,7 @@ pub struct Callable;
 
 impl Serialize for Callable {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_newtype_struct(marker!("Callable"), &())
+        s.serialize_newtype_struct(VariantType::Callable.marker(), &())
     }
 }
 
@@ -316,7 +316,7 @@ impl<'de> Deserialize<'de> for Callable {
                 <()>::deserialize(d).map(|_| Callable)
             }
         }
-        d.deserialize_newtype_struct(marker!("Callable"), V)
+        d.deserialize_newtype_struct(VariantType::Callable.marker(), V)
     }
 }
 
@@ -331,7 +331,7 @@ pub struct Signal {
 
 impl Serialize for Signal {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut t = s.serialize_tuple_struct(marker!("Signal"), 2)?;
+        let mut t = s.serialize_tuple_struct(VariantType::Signal.marker(), 2)?;
         t.serialize_field(&self.name)?;
         t.serialize_field(&self.object)?;
         t.end()
@@ -356,6 +356,6 @@ impl<'de> Deserialize<'de> for Signal {
                 Ok(Signal { name, object })
             }
         }
-        d.deserialize_tuple_struct(marker!("Signal"), 2, V)
+        d.deserialize_tuple_struct(VariantType::Signal.marker(), 2, V)
     }
 }

@@ -64,7 +64,7 @@ macro_rules! math_type {
     ($ty:ident, $name:literal, $n:literal, |$s:ident, $o:ident| $write:block, |$v:ident| $read:expr) => {
         impl $crate::types::math::Floats for $ty {
             const N: usize = $n;
-            const MARKER: &'static str = $crate::marker::marker!($name);
+            const MARKER: &'static str = $crate::VariantType::$ty.marker();
             const NAME: &'static str = $name;
             fn write(&self, $o: &mut [f32]) {
                 let $s = self;

@@ -5,9 +5,9 @@ use std::fmt;
 use serde::de::{self, Deserialize, Deserializer, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeTupleStruct, Serializer};
 
-use crate::marker::marker;
+use crate::VariantType;
 
-const MARKER: &str = marker!("NodePath");
+const MARKER: &str = VariantType::NodePath.marker();
 
 /// A Godot `NodePath` such as `"/root/Main/Player:position:x"`.
 ///

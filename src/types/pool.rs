@@ -47,13 +47,13 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for Pass<T> {
 }
 
 macro_rules! pool_module {
-    ($module:ident, $godot:literal, $elem:ty, $doc:literal) => {
+    ($module:ident, $godot:ident, $elem:ty, $doc:literal) => {
         // $elem documents the element type at the call site.
         #[doc = $doc]
         pub mod $module {
             use super::*;
 
-            pub(crate) const MARKER: &str = crate::marker::marker!($godot);
+            pub(crate) const MARKER: &str = crate::VariantType::$godot.marker();
 
             /// Writes any sequence as this pool array.
             pub fn serialize<T: ?Sized + Serialize, S: Serializer>(
@@ -73,36 +73,46 @@ macro_rules! pool_module {
     };
 }
 
-pool_module!(int, "PoolIntArray", i32, "`PoolIntArray` (`PackedInt32Array`): `#[serde(with = \"godot_bin::pool::int\")]` on a `Vec<i32>`.");
-pool_module!(real, "PoolRealArray", f32, "`PoolRealArray` (`PackedFloat32Array`): `#[serde(with = \"godot_bin::pool::real\")]` on a `Vec<f32>`.");
-pool_module!(string, "PoolStringArray", String, "`PoolStringArray` (`PackedStringArray`): `#[serde(with = \"godot_bin::pool::string\")]` on a `Vec<String>`, or with `#[serde(borrow)]` on a `Vec<&str>` (zero-copy).");
+pool_module!(
+    int,
+    PoolIntArray, i32, "`PoolIntArray` (`PackedInt32Array`): `#[serde(with = \"godot_bin::pool::int\")]` on a `Vec<i32>`.");
+pool_module!(
+    real,
+    PoolRealArray, f32, "`PoolRealArray` (`PackedFloat32Array`): `#[serde(with = \"godot_bin::pool::real\")]` on a `Vec<f32>`.");
+pool_module!(
+    string,
+    PoolStringArray, String, "`PoolStringArray` (`PackedStringArray`): `#[serde(with = \"godot_bin::pool::string\")]` on a `Vec<String>`, or with `#[serde(borrow)]` on a `Vec<&str>` (zero-copy).");
 pool_module!(
     vector2,
-    "PoolVector2Array",
+    PoolVector2Array,
     Vector2,
     "`PoolVector2Array`: `#[serde(with = \"godot_bin::pool::vector2\")]` on a `Vec<Vector2>`."
 );
 pool_module!(
     vector3,
-    "PoolVector3Array",
+    PoolVector3Array,
     Vector3,
     "`PoolVector3Array`: `#[serde(with = \"godot_bin::pool::vector3\")]` on a `Vec<Vector3>`."
 );
 pool_module!(
     color,
-    "PoolColorArray",
+    PoolColorArray,
     Color,
     "`PoolColorArray`: `#[serde(with = \"godot_bin::pool::color\")]` on a `Vec<Color>`."
 );
 
 pool_module!(
     int64,
-    "PackedInt64Array",
+    PackedInt64Array,
     i64,
     "`PackedInt64Array` (Godot 4): `#[serde(with = \"godot_bin::pool::int64\")]` on a `Vec<i64>`."
 );
-pool_module!(float64, "PackedFloat64Array", f64, "`PackedFloat64Array` (Godot 4): `#[serde(with = \"godot_bin::pool::float64\")]` on a `Vec<f64>`.");
-pool_module!(vector4, "PackedVector4Array", Vector4, "`PackedVector4Array` (Godot 4.3+): `#[serde(with = \"godot_bin::pool::vector4\")]` on a `Vec<Vector4>`.");
+pool_module!(
+    float64,
+    PackedFloat64Array, f64, "`PackedFloat64Array` (Godot 4): `#[serde(with = \"godot_bin::pool::float64\")]` on a `Vec<f64>`.");
+pool_module!(
+    vector4,
+    PackedVector4Array, Vector4, "`PackedVector4Array` (Godot 4.3+): `#[serde(with = \"godot_bin::pool::vector4\")]` on a `Vec<Vector4>`.");
 
 /// Godot 4 names for the same modules.
 pub use self::{

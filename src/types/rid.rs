@@ -5,9 +5,9 @@ use std::fmt;
 use serde::de::{self, Deserialize, Deserializer, Visitor};
 use serde::ser::{Serialize, Serializer};
 
-use crate::marker::marker;
+use crate::VariantType;
 
-const MARKER: &str = marker!("RID");
+const MARKER: &str = VariantType::Rid.marker();
 
 /// A Godot `RID`. Godot 3 sends RIDs without their id, so only `Rid::default()`
 /// (id 0) can be written in that dialect; anything else is an error rather than a

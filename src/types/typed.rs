@@ -20,9 +20,6 @@
 //!
 //! Other formats (serde_json, bincode) see the plain sequence.
 
-/// The marker prefix; the rest of the name is the element type, e.g. `Array[int]`.
-pub(crate) const PREFIX: &str = "$godot_bin::Array[";
-
 macro_rules! typed_module {
     ($($module:ident: $name:literal),* $(,)?) => {
         $(
@@ -32,7 +29,7 @@ macro_rules! typed_module {
 
                 /// Writes the sequence as a typed array.
                 pub fn serialize<T: ?Sized + Serialize, S: Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
-                    s.serialize_newtype_struct(concat!("$godot_bin::Array[", $name, "]"), v)
+                    s.serialize_newtype_struct($crate::marker::array_of!($name), v)
                 }
 
                 /// Reads a typed or untyped array.

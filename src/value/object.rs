@@ -6,7 +6,7 @@ use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, SerializeTupleStruct, Serializer};
 
 use super::Variant;
-use crate::marker;
+use crate::VariantType;
 
 /// An Object as `var2bytes(obj, true)` writes it: its class and its stored
 /// properties in `get_property_list()` order (`script` last).
@@ -35,7 +35,7 @@ impl Serialize for Props<'_> {
 
 impl Serialize for Object {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut t = s.serialize_tuple_struct(marker::OBJECT, 2)?;
+        let mut t = s.serialize_tuple_struct(VariantType::Object.marker(), 2)?;
         t.serialize_field(&self.class)?;
         t.serialize_field(&Props(&self.properties))?;
         t.end()
@@ -98,14 +98,14 @@ pub(crate) struct ObjectValue(pub(crate) Variant);
 
 impl<'de> Deserialize<'de> for ObjectValue {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_tuple_struct(marker::OBJECT, 2, ObjectVisitor)
+        d.deserialize_tuple_struct(VariantType::Object.marker(), 2, ObjectVisitor)
             .map(ObjectValue)
     }
 }
 
 impl<'de> Deserialize<'de> for Object {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        match d.deserialize_tuple_struct(marker::OBJECT, 2, ObjectVisitor)? {
+        match d.deserialize_tuple_struct(VariantType::Object.marker(), 2, ObjectVisitor)? {
             Variant::Object(o) => Ok(*o),
             _ => Err(de::Error::custom(
                 "expected a full Object, found null or an object id",

@@ -21,21 +21,23 @@ pub enum ContainerType {
 }
 
 impl ContainerType {
-    fn parts(t: Option<&ContainerType>) -> (u32, u32, &str) {
+    /// The wire kind (0 untyped, 1 builtin, 2 class, 3 script) and the name: the Godot 4
+    /// type name of a builtin, the class name, or the script path.
+    fn parts(t: Option<&ContainerType>) -> (u32, &str) {
         match t {
-            None => (0, 0, ""),
-            Some(ContainerType::Builtin(ty)) => (1, *ty as u32, ""),
-            Some(ContainerType::Class(c)) => (2, 0, c),
-            Some(ContainerType::Script(s)) => (3, 0, s),
+            None => (0, ""),
+            Some(ContainerType::Builtin(ty)) => (1, ty.name_in(crate::Dialect::Godot4)),
+            Some(ContainerType::Class(c)) => (2, c),
+            Some(ContainerType::Script(s)) => (3, s),
         }
     }
 
-    fn from_parts<E: de::Error>(kind: u32, tag: u32, name: String) -> Result<Option<Self>, E> {
+    fn from_parts<E: de::Error>(kind: u32, name: String) -> Result<Option<Self>, E> {
         Ok(match kind {
             0 => None,
             1 => Some(ContainerType::Builtin(
-                VariantType::from_tag(tag)
-                    .ok_or_else(|| E::custom(format_args!("unknown type tag {tag}")))?,
+                VariantType::from_godot4_name(&name)
+                    .ok_or_else(|| E::custom(format_args!("{name:?} is not a Godot 4 type")))?,
             )),
             2 => Some(ContainerType::Class(name)),
             3 => Some(ContainerType::Script(name)),
@@ -83,15 +85,14 @@ impl Serialize for Items<'_> {
 }
 
 fn fields<T: SerializeTupleStruct>(t: &mut T, ty: Option<&ContainerType>) -> Result<(), T::Error> {
-    let (kind, tag, name) = ContainerType::parts(ty);
+    let (kind, name) = ContainerType::parts(ty);
     t.serialize_field(&kind)?;
-    t.serialize_field(&tag)?;
     t.serialize_field(name)
 }
 
 impl Serialize for TypedArray {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut t = s.serialize_tuple_struct(marker::TYPED_ARRAY, 4)?;
+        let mut t = s.serialize_tuple_struct(marker::TYPED_ARRAY, 3)?;
         fields(&mut t, Some(&self.element))?;
         t.serialize_field(&Items(&self.items))?;
         t.end()
@@ -100,7 +101,7 @@ impl Serialize for TypedArray {
 
 impl Serialize for TypedDictionary {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut t = s.serialize_tuple_struct(marker::TYPED_DICTIONARY, 7)?;
+        let mut t = s.serialize_tuple_struct(marker::TYPED_DICTIONARY, 5)?;
         fields(&mut t, self.key.as_ref())?;
         fields(&mut t, self.value.as_ref())?;
         t.serialize_field(&self.entries)?;
@@ -123,9 +124,8 @@ fn element_type<'de, A: SeqAccess<'de>>(
     exp: &dyn de::Expected,
 ) -> Result<Option<ContainerType>, A::Error> {
     let kind = next(seq, i, exp)?;
-    let tag = next(seq, i + 1, exp)?;
-    let name = next(seq, i + 2, exp)?;
-    ContainerType::from_parts(kind, tag, name)
+    let name = next(seq, i + 1, exp)?;
+    ContainerType::from_parts(kind, name)
 }
 
 /// Reads an Array Variant: typed or not.
@@ -141,14 +141,14 @@ impl<'de> Deserialize<'de> for ArrayValue {
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<ArrayValue, A::Error> {
                 let element = element_type(&mut seq, 0, &self)?;
-                let items: Vec<Variant> = next(&mut seq, 3, &self)?;
+                let items: Vec<Variant> = next(&mut seq, 2, &self)?;
                 Ok(ArrayValue(match element {
                     None => Variant::Array(items),
                     Some(element) => Variant::TypedArray(Box::new(TypedArray { element, items })),
                 }))
             }
         }
-        d.deserialize_tuple_struct(marker::TYPED_ARRAY, 4, V)
+        d.deserialize_tuple_struct(marker::TYPED_ARRAY, 3, V)
     }
 }
 
@@ -165,8 +165,8 @@ impl<'de> Deserialize<'de> for DictionaryValue {
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<DictionaryValue, A::Error> {
                 let key = element_type(&mut seq, 0, &self)?;
-                let value = element_type(&mut seq, 3, &self)?;
-                let entries: Dictionary = next(&mut seq, 6, &self)?;
+                let value = element_type(&mut seq, 2, &self)?;
+                let entries: Dictionary = next(&mut seq, 4, &self)?;
                 Ok(DictionaryValue(if key.is_none() && value.is_none() {
                     Variant::Dictionary(entries)
                 } else {
@@ -178,7 +178,7 @@ impl<'de> Deserialize<'de> for DictionaryValue {
                 }))
             }
         }
-        d.deserialize_tuple_struct(marker::TYPED_DICTIONARY, 7, V)
+        d.deserialize_tuple_struct(marker::TYPED_DICTIONARY, 5, V)
     }
 }
 
