@@ -157,16 +157,10 @@ impl<T: DeserializeOwned> Decoder for VarCodec<T> {
         if src.len() < 4 {
             return Ok(None);
         }
-        let len = self.framing.frame_len([src[0], src[1], src[2], src[3]]);
-        if len > self.max_read {
-            return Err(Error::at(
-                ErrorKind::FrameTooLarge {
-                    len,
-                    max: self.max_read,
-                },
-                self.pos,
-            ));
-        }
+        let len = self
+            .framing
+            .body_len([src[0], src[1], src[2], src[3]], self.max_read)
+            .map_err(|e| e.or_at(self.pos))?;
         if src.len() - 4 < len {
             // Room for more of this frame, never more than has a chance to arrive soon.
             src.reserve((4 + len - src.len()).min(RESERVE_AHEAD));
@@ -176,10 +170,7 @@ impl<T: DeserializeOwned> Decoder for VarCodec<T> {
         let frame = src.split_to(len);
         let value_at = self.pos + 4;
         self.pos += 4 + len;
-        self.cfg
-            .from_slice(&frame)
-            .map(Some)
-            .map_err(|e| e.shifted(value_at))
+        Framing::decode_body(&self.cfg, &frame, value_at).map(Some)
     }
 
     fn decode_eof(&mut self, src: &mut BytesMut) -> Result<Option<T>> {
@@ -201,16 +192,10 @@ impl<T, I: Serialize> Encoder<I> for VarCodec<T> {
     type Error = Error;
 
     fn encode(&mut self, item: I, dst: &mut BytesMut) -> Result<()> {
-        let value = self.cfg.to_vec(&item)?;
-        if value.len() > self.max_write {
-            return Err(Error::new(ErrorKind::FrameTooLarge {
-                len: value.len(),
-                max: self.max_write,
-            }));
-        }
-        dst.reserve(4 + value.len());
-        dst.put_slice(&self.framing.prefix(value.len())?);
-        dst.put_slice(&value);
+        let mut frame = Vec::new();
+        self.framing
+            .encode_frame(&self.cfg, &item, self.max_write, &mut frame)?;
+        dst.put_slice(&frame);
         Ok(())
     }
 }

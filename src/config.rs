@@ -1,6 +1,15 @@
 //! Encoder and decoder settings.
 
+use std::io;
+
+use serde::de::{Deserialize, DeserializeOwned};
+use serde::ser::Serialize;
+
+use crate::de::{self, Deserializer};
 use crate::dialect::Dialect;
+use crate::error::Result;
+use crate::ser::Serializer;
+use crate::value::{Variant, VariantDeserializer, VariantSerializer};
 
 /// Godot's own `Variant::MAX_RECURSION_DEPTH`: values may sit 1024 containers deep.
 ///
@@ -102,5 +111,62 @@ impl Config {
     /// The selected dialect.
     pub fn get_dialect(&self) -> Dialect {
         self.dialect
+    }
+}
+
+/// Encoding and decoding with these settings (the crate-root functions use the defaults).
+impl Config {
+    /// Encodes `value` with these settings.
+    pub fn to_vec<T: ?Sized + Serialize>(&self, value: &T) -> Result<Vec<u8>> {
+        let mut out = Vec::with_capacity(128);
+        value.serialize(&mut Serializer::with_config(&mut out, *self))?;
+        Ok(out)
+    }
+
+    /// Encodes `value` with these settings and writes it to `writer`.
+    pub fn to_writer<W: io::Write, T: ?Sized + Serialize>(
+        &self,
+        mut writer: W,
+        value: &T,
+    ) -> Result<()> {
+        writer.write_all(&self.to_vec(value)?)?;
+        Ok(())
+    }
+
+    /// Decodes one value filling all of `bytes`.
+    pub fn from_slice<'de, T: Deserialize<'de>>(&self, bytes: &'de [u8]) -> Result<T> {
+        let mut de = Deserializer::with_config(de::SliceRead::new(bytes), *self);
+        let v = T::deserialize(&mut de).map_err(|e| e.or_at(de.byte_offset()))?;
+        de.end()?;
+        Ok(v)
+    }
+
+    /// Decodes one value from the front of `bytes`; returns it and its length.
+    pub fn take_from_slice<'de, T: Deserialize<'de>>(
+        &self,
+        bytes: &'de [u8],
+    ) -> Result<(T, usize)> {
+        let mut de = Deserializer::with_config(de::SliceRead::new(bytes), *self);
+        let v = T::deserialize(&mut de).map_err(|e| e.or_at(de.byte_offset()))?;
+        Ok((v, de.byte_offset()))
+    }
+
+    /// Decodes exactly one value from `reader`.
+    pub fn from_reader<R: io::Read, T: DeserializeOwned>(&self, reader: R) -> Result<T> {
+        let mut de = Deserializer::with_config(de::IoRead::new(reader), *self);
+        let v = T::deserialize(&mut de).map_err(|e| e.or_at(de.byte_offset()))?;
+        de.end()?;
+        Ok(v)
+    }
+
+    /// Turns `value` into a [`Variant`] as [`to_vec`](Self::to_vec) would encode it.
+    pub fn to_variant<T: ?Sized + Serialize>(&self, value: &T) -> Result<Variant> {
+        value.serialize(VariantSerializer::new(*self))
+    }
+
+    /// Reads a `T` out of `value` as [`from_slice`](Self::from_slice) reads it from
+    /// the Variant's bytes.
+    pub fn from_variant<T: DeserializeOwned>(&self, value: Variant) -> Result<T> {
+        T::deserialize(VariantDeserializer::new(value, *self))
     }
 }

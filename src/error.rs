@@ -74,6 +74,9 @@ pub enum ErrorKind {
     /// An integer that Godot cannot hold (outside `i64`), or that the target type cannot hold.
     #[error("integer {0} out of range for {1}")]
     IntOutOfRange(i128, &'static str),
+    /// An unsigned integer above `i128::MAX` that Godot (or the target type) cannot hold.
+    #[error("integer {0} out of range for {1}")]
+    UintOutOfRange(u128, &'static str),
     /// A value the Godot format cannot carry without changing it.
     #[error("unrepresentable value: {0}")]
     Unrepresentable(String),

@@ -51,7 +51,10 @@ pub use packet::{base64_to_variant, decode_packet, encode_packet, variant_to_bas
 pub use reader::{Iter, VarReader};
 pub use writer::VarWriter;
 
+use serde::{Deserialize, Serialize};
+
 use crate::error::{Error, ErrorKind, Result};
+use crate::{Config, Serializer};
 
 /// `PacketPeer.encode_buffer_max_size`'s default (8 MiB): `put_var` refuses larger values.
 pub const PACKET_PEER_MAX: usize = 8 << 20;
@@ -136,6 +139,63 @@ impl Framing {
             u32::from_le_bytes(prefix)
         };
         usize::try_from(n).unwrap_or(usize::MAX)
+    }
+}
+
+/// The frame logic that [`VarReader`], [`VarWriter`] and the tokio codec share.
+impl Framing {
+    /// The value length a received prefix announces; above `max` it is refused before
+    /// anything is read or allocated for the frame.
+    pub(crate) fn body_len(self, prefix: [u8; 4], max: usize) -> Result<usize> {
+        let len = self.frame_len(prefix);
+        if len > max {
+            return Err(too_large(len, max));
+        }
+        Ok(len)
+    }
+
+    /// Decodes the value of one frame whose value starts at stream offset `value_at`:
+    /// the whole frame is the value, and error offsets count from the stream's start.
+    pub(crate) fn decode_body<'de, T: Deserialize<'de>>(
+        cfg: &Config,
+        body: &'de [u8],
+        value_at: usize,
+    ) -> Result<T> {
+        cfg.from_slice(body).map_err(|e| e.shifted(value_at))
+    }
+
+    /// Appends one frame (prefix and value) to `out`; on an error (the value does not
+    /// encode or is longer than `max`) `out` is left as it was.
+    pub(crate) fn encode_frame<T: ?Sized + Serialize>(
+        self,
+        cfg: &Config,
+        value: &T,
+        max: usize,
+        out: &mut Vec<u8>,
+    ) -> Result<()> {
+        let start = out.len();
+        out.extend_from_slice(&[0; 4]);
+        let encoded = value
+            .serialize(&mut Serializer::with_config(out, *cfg))
+            .and_then(|()| self.sized_prefix(out.len() - start - 4, max));
+        match encoded {
+            Ok(prefix) => {
+                out[start..start + 4].copy_from_slice(&prefix);
+                Ok(())
+            }
+            Err(e) => {
+                out.truncate(start);
+                Err(e)
+            }
+        }
+    }
+
+    /// The prefix for a value of `len` bytes, refused above `max`.
+    pub(crate) fn sized_prefix(self, len: usize, max: usize) -> Result<[u8; 4]> {
+        if len > max {
+            return Err(too_large(len, max));
+        }
+        self.prefix(len)
     }
 }
 

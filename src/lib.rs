@@ -16,8 +16,8 @@ pub use interop::glam;
 #[cfg(feature = "mint")]
 pub use interop::mint;
 mod marker;
-mod table;
 pub mod ser;
+mod table;
 mod types;
 mod value;
 
@@ -86,51 +86,48 @@ pub fn take_from_slice<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<(T,
 }
 
 /// Decodes exactly one value from `reader`; bytes after it are an error.
+///
+/// Every byte read counts against [`Config::max_bytes`]; wrap unbuffered sources
+/// (files, sockets) in a `BufReader`.
 pub fn from_reader<R: io::Read, T: DeserializeOwned>(reader: R) -> Result<T> {
     Config::default().from_reader(reader)
 }
 
-impl Config {
-    /// Encodes `value` with these settings.
-    pub fn to_vec<T: ?Sized + Serialize>(&self, value: &T) -> Result<Vec<u8>> {
-        let mut out = Vec::with_capacity(128);
-        value.serialize(&mut Serializer::with_config(&mut out, *self))?;
-        Ok(out)
-    }
+/// Turns `value` into a [`Variant`], exactly as [`to_vec`] would encode it:
+/// `to_vec(&to_variant(&x)?)? == to_vec(&x)?`. Use [`Config::to_variant`] for
+/// another dialect or limit.
+///
+/// ```
+/// use godot_bin::{Variant, Vector3};
+/// #[derive(serde::Serialize)]
+/// struct Move { id: u32, to: Vector3 }
+///
+/// let v = godot_bin::to_variant(&Move { id: 7, to: Vector3::new(1.0, 2.0, 3.0) })?;
+/// assert_eq!(v.get("to"), Some(&Variant::Vector3(Vector3::new(1.0, 2.0, 3.0))));
+/// assert_eq!(v.to_string(), "{\n\"id\": 7,\n\"to\": Vector3( 1, 2, 3 )\n}");
+/// # Ok::<(), godot_bin::Error>(())
+/// ```
+pub fn to_variant<T: ?Sized + Serialize>(value: &T) -> Result<Variant> {
+    Config::default().to_variant(value)
+}
 
-    /// Encodes `value` with these settings and writes it to `writer`.
-    pub fn to_writer<W: io::Write, T: ?Sized + Serialize>(
-        &self,
-        mut writer: W,
-        value: &T,
-    ) -> Result<()> {
-        writer.write_all(&self.to_vec(value)?)?;
-        Ok(())
-    }
-
-    /// Decodes one value filling all of `bytes`.
-    pub fn from_slice<'de, T: Deserialize<'de>>(&self, bytes: &'de [u8]) -> Result<T> {
-        let mut de = Deserializer::with_config(de::SliceRead::new(bytes), *self);
-        let v = T::deserialize(&mut de).map_err(|e| e.or_at(de.byte_offset()))?;
-        de.end()?;
-        Ok(v)
-    }
-
-    /// Decodes one value from the front of `bytes`; returns it and its length.
-    pub fn take_from_slice<'de, T: Deserialize<'de>>(
-        &self,
-        bytes: &'de [u8],
-    ) -> Result<(T, usize)> {
-        let mut de = Deserializer::with_config(de::SliceRead::new(bytes), *self);
-        let v = T::deserialize(&mut de).map_err(|e| e.or_at(de.byte_offset()))?;
-        Ok((v, de.byte_offset()))
-    }
-
-    /// Decodes exactly one value from `reader`.
-    pub fn from_reader<R: io::Read, T: DeserializeOwned>(&self, reader: R) -> Result<T> {
-        let mut de = Deserializer::with_config(de::IoRead::new(reader), *self);
-        let v = T::deserialize(&mut de).map_err(|e| e.or_at(de.byte_offset()))?;
-        de.end()?;
-        Ok(v)
-    }
+/// Reads a `T` out of a [`Variant`], exactly as [`from_slice`] reads it from the
+/// Variant's bytes: decode a message once, look at it, then turn it into a struct.
+///
+/// ```
+/// use godot_bin::Variant;
+/// #[derive(serde::Deserialize, Debug, PartialEq)]
+/// struct Chat { text: String }
+///
+/// let bytes = godot_bin::to_vec(&("chat", [("text", "hi")].into_iter().collect::<std::collections::BTreeMap<_, _>>()))?;
+/// let msg: Variant = godot_bin::from_slice(&bytes)?;
+/// let items = msg.as_array().unwrap();
+/// if items[0].as_str() == Some("chat") {
+///     let chat: Chat = godot_bin::from_variant(items[1].clone())?;
+///     assert_eq!(chat, Chat { text: "hi".into() });
+/// }
+/// # Ok::<(), godot_bin::Error>(())
+/// ```
+pub fn from_variant<T: DeserializeOwned>(value: Variant) -> Result<T> {
+    Config::default().from_variant(value)
 }

@@ -61,9 +61,9 @@ impl Marker {
             "TypedArray" => Marker::TypedArray,
             "TypedDictionary" => Marker::TypedDictionary,
             _ => match rest.strip_prefix("Array[") {
-                Some(element) => Marker::ArrayOf(VariantType::from_godot4_name(
-                    element.strip_suffix(']')?,
-                )?),
+                Some(element) => {
+                    Marker::ArrayOf(VariantType::from_godot4_name(element.strip_suffix(']')?)?)
+                }
                 None => Marker::Type(VariantType::from_marker(rest)?),
             },
         })
@@ -82,12 +82,19 @@ mod tests {
         assert_eq!(Marker::lookup(VARIANT), Some(Marker::Variant));
         assert_eq!(Marker::lookup(OBJECT_ID), Some(Marker::ObjectId));
         assert_eq!(Marker::lookup(TYPED_ARRAY), Some(Marker::TypedArray));
-        assert_eq!(Marker::lookup(TYPED_DICTIONARY), Some(Marker::TypedDictionary));
+        assert_eq!(
+            Marker::lookup(TYPED_DICTIONARY),
+            Some(Marker::TypedDictionary)
+        );
         assert_eq!(
             Marker::lookup(array_of!("Quaternion")),
             Some(Marker::ArrayOf(VariantType::Quat))
         );
-        for ordinary in ["Vector2", "$godot_bin::Vector2", "$godot_bin::private::Array[Foo]"] {
+        for ordinary in [
+            "Vector2",
+            "$godot_bin::Vector2",
+            "$godot_bin::private::Array[Foo]",
+        ] {
             assert_eq!(Marker::lookup(ordinary), None);
         }
     }

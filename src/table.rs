@@ -370,7 +370,10 @@ mod tests {
     fn names_and_markers_resolve_to_their_type() {
         for &ty in VariantType::all() {
             assert_eq!(VariantType::from_marker(&ty.marker()[21..]), Some(ty));
-            assert_eq!(VariantType::from_godot4_name(ty.name_in(Dialect::Godot4)), Some(ty));
+            assert_eq!(
+                VariantType::from_godot4_name(ty.name_in(Dialect::Godot4)),
+                Some(ty)
+            );
         }
     }
 

@@ -210,6 +210,12 @@ pub fn sample_states() -> Vec<GameState<'static>> {
         samples: vec![],
         blob: ByteBuf::new(),
     };
-    let boost = GameState { mode: Mode::Boost(2.0), name: "héros ✓".into(), ..base.clone() };
+    // Fits Godot 2's 32-bit ints, so that dialect gets a seed too.
+    let boost = GameState {
+        mode: Mode::Boost(2.0),
+        name: "héros ✓".into(),
+        score: 123_456,
+        ..base.clone()
+    };
     vec![base, empty, boost]
 }

@@ -5,9 +5,9 @@ use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 
 use super::{Deserializer, Header, Read};
 use crate::dialect::VariantType;
-use crate::table::PoolElem;
 use crate::error::{Error, ErrorKind, Result};
 use crate::marker;
+use crate::table::PoolElem;
 use crate::types::NodePath;
 
 /// How many elements to announce to a visitor: the real count when the input is a
@@ -610,9 +610,7 @@ impl<'a, 'de, R: Read<'de>> TypedAccess<'a, R> {
         let fields: Vec<FieldValue> = types
             .into_iter()
             .take(n)
-            .flat_map(|t| {
-                [FieldValue::U32(t.kind), FieldValue::Str(t.name)]
-            })
+            .flat_map(|t| [FieldValue::U32(t.kind), FieldValue::Str(t.name)])
             .collect();
         TypedAccess {
             de,

@@ -712,9 +712,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
                 | Layout::StringName
                 | Layout::Callable => self.any(h, visitor, false),
             },
-            Marker::Variant | Marker::ObjectId | Marker::ArrayOf(_) => {
-                self.any(h, visitor, false)
-            }
+            Marker::Variant | Marker::ObjectId | Marker::ArrayOf(_) => self.any(h, visitor, false),
         };
         result.map_err(|e| e.or_at(at))
     }

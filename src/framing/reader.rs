@@ -9,7 +9,7 @@ use std::path::Path;
 
 use serde::de::DeserializeOwned;
 
-use super::{too_large, Framing};
+use super::Framing;
 use crate::config::Config;
 use crate::error::{Error, ErrorKind, Result};
 
@@ -112,10 +112,7 @@ impl<R: Read> VarReader<R> {
             return Ok(None);
         }
         let value_at = self.frame_at + 4;
-        self.cfg
-            .from_slice(&self.buf)
-            .map(Some)
-            .map_err(|e| e.shifted(value_at))
+        Framing::decode_body(&self.cfg, &self.buf, value_at).map(Some)
     }
 
     /// The next frame's value bytes, undecoded; `None` at a clean end between frames.
@@ -207,11 +204,13 @@ impl<R: Read> VarReader<R> {
         let len = match self.body_len {
             Some(len) => len,
             None => {
-                let len = self.framing.frame_len(self.head);
-                if len > self.max_frame {
-                    self.broken = true;
-                    return Err(too_large(len, self.max_frame).or_at(self.frame_at));
-                }
+                let len = match self.framing.body_len(self.head, self.max_frame) {
+                    Ok(len) => len,
+                    Err(e) => {
+                        self.broken = true;
+                        return Err(e.or_at(self.frame_at));
+                    }
+                };
                 self.buf.reserve(len.min(RESERVE_AHEAD));
                 self.body_len = Some(len);
                 len

@@ -7,10 +7,9 @@ use std::path::Path;
 
 use serde::ser::Serialize;
 
-use super::{too_large, Framing};
+use super::Framing;
 use crate::config::Config;
 use crate::error::{Error, ErrorKind, Result};
-use crate::ser::Serializer;
 
 /// A frame buffer larger than this is released after use instead of being kept.
 const RETAIN: usize = 1 << 20;
@@ -76,16 +75,9 @@ impl<W: Write> VarWriter<W> {
 
     /// Encodes `value` and sends it as one frame.
     pub fn put_var<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        let start = self.begin_frame();
-        self.buf.extend_from_slice(&[0; 4]);
-        let encoded = value.serialize(&mut Serializer::with_config(&mut self.buf, self.cfg));
-        match encoded.and_then(|()| self.prefix(self.buf.len() - start - 4)) {
-            Ok(prefix) => self.buf[start..start + 4].copy_from_slice(&prefix),
-            Err(e) => {
-                self.buf.truncate(start);
-                return Err(e);
-            }
-        }
+        self.begin_frame();
+        self.framing
+            .encode_frame(&self.cfg, value, self.max_frame, &mut self.buf)?;
         self.send_pending()
     }
 
@@ -93,7 +85,7 @@ impl<W: Write> VarWriter<W> {
     /// [`Config::to_vec`] and send it to many peers, or forward a frame from
     /// [`VarReader::next_frame`](super::VarReader::next_frame).
     pub fn put_frame(&mut self, value: &[u8]) -> Result<()> {
-        let prefix = self.prefix(value.len())?;
+        let prefix = self.framing.sized_prefix(value.len(), self.max_frame)?;
         self.begin_frame();
         self.buf.extend_from_slice(&prefix);
         self.buf.extend_from_slice(value);
@@ -126,13 +118,6 @@ impl<W: Write> VarWriter<W> {
     /// The underlying writer; [`pending`](Self::pending) bytes are lost.
     pub fn into_inner(self) -> W {
         self.inner
-    }
-
-    fn prefix(&self, len: usize) -> Result<[u8; 4]> {
-        if len > self.max_frame {
-            return Err(too_large(len, self.max_frame));
-        }
-        self.framing.prefix(len)
     }
 
     /// Makes room for a new frame behind what is pending; returns where it starts.

@@ -10,9 +10,8 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::marker::Marker;
 use crate::table::Layout;
 
-use payload::{
-    check_godot_str, put_str, Capture, Elem, ElemSerializer, Fields, FieldsCompound, PoolSerializer,
-};
+pub(crate) use payload::check_godot_str;
+use payload::{put_str, Capture, Elem, ElemSerializer, Fields, FieldsCompound, PoolSerializer};
 
 /// Serializes values into Godot's binary Variant encoding.
 ///
@@ -357,7 +356,11 @@ impl<'b> Serializer<'b> {
     }
 
     /// A sequence written as `Array[element]` (a `godot_bin::typed` module).
-    fn typed_array<T: ?Sized + Serialize>(&mut self, element: VariantType, value: &T) -> Result<()> {
+    fn typed_array<T: ?Sized + Serialize>(
+        &mut self,
+        element: VariantType,
+        value: &T,
+    ) -> Result<()> {
         let g4 = Dialect::Godot4;
         if self.cfg.dialect != g4 {
             return Err(Error::new(ErrorKind::Unrepresentable(format!(
@@ -475,7 +478,9 @@ impl<'b> Serializer<'b> {
                 }));
             }
             Marker::Variant | Marker::ObjectId | Marker::ArrayOf(_) => {
-                return Err(ser::Error::custom("a newtype marker used as a tuple struct"))
+                return Err(ser::Error::custom(
+                    "a newtype marker used as a tuple struct",
+                ))
             }
         };
         let fields = match ty.layout() {
@@ -531,7 +536,9 @@ impl<'b> Serializer<'b> {
                 )))
             }
         };
-        Ok(TupleStruct::Fields(FieldsCompound::new(self.out, fields, len)?))
+        Ok(TupleStruct::Fields(FieldsCompound::new(
+            self.out, fields, len,
+        )?))
     }
 }
 

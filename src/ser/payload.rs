@@ -4,8 +4,8 @@
 use serde::ser::{self, Impossible, Serialize};
 
 use super::{patch_count, put_u32, Serializer};
-use crate::table::PoolElem;
 use crate::error::{Error, ErrorKind, Result};
+use crate::table::PoolElem;
 
 /// Godot strings cannot hold NUL (the decoder stops there) and drop a leading BOM:
 /// refuse what the engine would silently change.

@@ -3,16 +3,21 @@
 mod de;
 mod dictionary;
 mod display;
+mod from;
+mod from_variant;
 mod grisu;
+mod hash;
 mod object;
+mod partial_eq;
 mod ser;
+mod to_variant;
 mod typed;
-
-use std::hash::{Hash, Hasher};
 
 pub use dictionary::Dictionary;
 pub use display::VariantDisplay;
+pub(crate) use from_variant::VariantDeserializer;
 pub use object::Object;
+pub(crate) use to_variant::VariantSerializer;
 pub use typed::{ContainerType, TypedArray, TypedDictionary};
 
 use crate::dialect::VariantType;
@@ -238,236 +243,5 @@ impl Variant {
     /// `self[key]` for a Dictionary with String keys; `None` for anything else.
     pub fn get(&self, key: &str) -> Option<&Variant> {
         self.as_dictionary()?.get(&Variant::from(key))
-    }
-}
-
-/// Godot's `hash_compare` for floats: `==`, and NaN equals NaN.
-fn float_eq(a: f64, b: f64) -> bool {
-    a == b || (a.is_nan() && b.is_nan())
-}
-
-fn floats_eq<T: Floats>(a: &T, b: &T) -> bool {
-    a.floats()
-        .zip(b.floats())
-        .all(|(x, y)| float_eq(x.into(), y.into()))
-}
-
-/// Hash consistent with `float_eq`: one NaN, one zero.
-fn hash_float<H: Hasher>(f: f64, h: &mut H) {
-    let bits = if f.is_nan() {
-        f64::NAN.to_bits()
-    } else if f == 0.0 {
-        0
-    } else {
-        f.to_bits()
-    };
-    bits.hash(h);
-}
-
-fn hash_floats<T: Floats, H: Hasher>(v: &T, h: &mut H) {
-    for f in v.floats() {
-        hash_float(f.into(), h);
-    }
-}
-
-impl PartialEq for Variant {
-    fn eq(&self, other: &Variant) -> bool {
-        use Variant::*;
-        match (self, other) {
-            (Nil, Nil) => true,
-            (Bool(a), Bool(b)) => a == b,
-            (Int(a), Int(b)) => a == b,
-            (Float(a), Float(b)) => float_eq(*a, *b),
-            (String(a), String(b)) => a == b,
-            (Vector2(a), Vector2(b)) => floats_eq(a, b),
-            (Rect2(a), Rect2(b)) => floats_eq(a, b),
-            (Vector3(a), Vector3(b)) => floats_eq(a, b),
-            (Transform2D(a), Transform2D(b)) => floats_eq(a, b),
-            (Plane(a), Plane(b)) => floats_eq(a, b),
-            (Quat(a), Quat(b)) => floats_eq(a, b),
-            (Aabb(a), Aabb(b)) => floats_eq(a, b),
-            (Basis(a), Basis(b)) => floats_eq(&**a, &**b),
-            (Transform(a), Transform(b)) => floats_eq(&**a, &**b),
-            (Color(a), Color(b)) => floats_eq(a, b),
-            (NodePath(a), NodePath(b)) => a == b,
-            (Rid(a), Rid(b)) => a == b,
-            (Object(a), Object(b)) => a == b,
-            (ObjectId(a), ObjectId(b)) => a == b,
-            (Dictionary(a), Dictionary(b)) => a == b,
-            (Array(a), Array(b)) => a == b,
-            (PoolByteArray(a), PoolByteArray(b)) => a == b,
-            (PoolIntArray(a), PoolIntArray(b)) => a == b,
-            (PoolRealArray(a), PoolRealArray(b)) => {
-                a.len() == b.len()
-                    && a.iter()
-                        .zip(b.iter())
-                        .all(|(x, y)| float_eq((*x).into(), (*y).into()))
-            }
-            (PoolStringArray(a), PoolStringArray(b)) => a == b,
-            (PoolVector2Array(a), PoolVector2Array(b)) => {
-                a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| floats_eq(x, y))
-            }
-            (PoolVector3Array(a), PoolVector3Array(b)) => {
-                a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| floats_eq(x, y))
-            }
-            (PoolColorArray(a), PoolColorArray(b)) => {
-                a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| floats_eq(x, y))
-            }
-            (Vector2i(a), Vector2i(b)) => a == b,
-            (Rect2i(a), Rect2i(b)) => a == b,
-            (Vector3i(a), Vector3i(b)) => a == b,
-            (Vector4(a), Vector4(b)) => floats_eq(a, b),
-            (Vector4i(a), Vector4i(b)) => a == b,
-            (Projection(a), Projection(b)) => floats_eq(&**a, &**b),
-            (StringName(a), StringName(b)) => a == b,
-            (Callable(a), Callable(b)) => a == b,
-            (Signal(a), Signal(b)) => a == b,
-            (PackedInt64Array(a), PackedInt64Array(b)) => a == b,
-            (PackedFloat64Array(a), PackedFloat64Array(b)) => {
-                a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| float_eq(*x, *y))
-            }
-            (PackedVector4Array(a), PackedVector4Array(b)) => {
-                a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| floats_eq(x, y))
-            }
-            (TypedArray(a), TypedArray(b)) => a == b,
-            (TypedDictionary(a), TypedDictionary(b)) => a == b,
-            (Image(a), Image(b)) => a == b,
-            (InputEvent(a), InputEvent(b)) => {
-                a.device == b.device && a.kind.words() == b.kind.words()
-            }
-            _ => false,
-        }
-    }
-}
-
-impl Eq for Variant {}
-
-impl Hash for Variant {
-    fn hash<H: Hasher>(&self, h: &mut H) {
-        use Variant::*;
-        std::mem::discriminant(self).hash(h);
-        match self {
-            Nil => {}
-            Bool(b) => b.hash(h),
-            Int(i) => i.hash(h),
-            Float(f) => hash_float(*f, h),
-            String(s) => s.hash(h),
-            Vector2(v) => hash_floats(v, h),
-            Rect2(v) => hash_floats(v, h),
-            Vector3(v) => hash_floats(v, h),
-            Transform2D(v) => hash_floats(v, h),
-            Plane(v) => hash_floats(v, h),
-            Quat(v) => hash_floats(v, h),
-            Aabb(v) => hash_floats(v, h),
-            Basis(v) => hash_floats(&**v, h),
-            Transform(v) => hash_floats(&**v, h),
-            Color(v) => hash_floats(v, h),
-            NodePath(p) => p.hash(h),
-            Rid(r) => r.hash(h),
-            Object(o) => o.hash(h),
-            ObjectId(id) => id.hash(h),
-            Dictionary(d) => d.hash(h),
-            Array(a) => a.hash(h),
-            PoolByteArray(a) => a.0.hash(h),
-            PoolIntArray(a) => a.0.hash(h),
-            PoolRealArray(a) => a.iter().for_each(|f| hash_float((*f).into(), h)),
-            PoolStringArray(a) => a.0.hash(h),
-            PoolVector2Array(a) => a.iter().for_each(|v| hash_floats(v, h)),
-            PoolVector3Array(a) => a.iter().for_each(|v| hash_floats(v, h)),
-            PoolColorArray(a) => a.iter().for_each(|v| hash_floats(v, h)),
-            Vector2i(v) => v.hash(h),
-            Rect2i(v) => v.hash(h),
-            Vector3i(v) => v.hash(h),
-            Vector4(v) => hash_floats(v, h),
-            Vector4i(v) => v.hash(h),
-            Projection(v) => hash_floats(&**v, h),
-            StringName(v) => v.hash(h),
-            Callable(v) => v.hash(h),
-            Signal(v) => v.hash(h),
-            PackedInt64Array(a) => a.0.hash(h),
-            PackedFloat64Array(a) => a.iter().for_each(|f| hash_float(*f, h)),
-            PackedVector4Array(a) => a.iter().for_each(|v| hash_floats(v, h)),
-            TypedArray(a) => a.hash(h),
-            TypedDictionary(d) => d.hash(h),
-            Image(i) => i.hash(h),
-            InputEvent(e) => e.hash(h),
-        }
-    }
-}
-
-macro_rules! from_impls {
-    ($($t:ty => $v:ident),* $(,)?) => {
-        $(impl From<$t> for Variant {
-            fn from(v: $t) -> Self {
-                Variant::$v(v)
-            }
-        })*
-    };
-}
-
-from_impls!(
-    bool => Bool, i64 => Int, f64 => Float, String => String, Vector2 => Vector2,
-    Rect2 => Rect2, Vector3 => Vector3, Transform2D => Transform2D, Plane => Plane,
-    Quat => Quat, Aabb => Aabb, Color => Color,
-    NodePath => NodePath, Rid => Rid, Dictionary => Dictionary,
-    Vec<Variant> => Array, PoolByteArray => PoolByteArray, PoolIntArray => PoolIntArray,
-    PoolRealArray => PoolRealArray, PoolStringArray => PoolStringArray,
-    PoolVector2Array => PoolVector2Array, PoolVector3Array => PoolVector3Array,
-    PoolColorArray => PoolColorArray, Vector2i => Vector2i, Rect2i => Rect2i, Vector3i => Vector3i,
-    Vector4 => Vector4, Vector4i => Vector4i, StringName => StringName,
-    Callable => Callable, PackedInt64Array => PackedInt64Array,
-    PackedFloat64Array => PackedFloat64Array, PackedVector4Array => PackedVector4Array,
-    InputEvent => InputEvent,
-);
-
-macro_rules! from_boxed {
-    ($($t:ident),*) => {
-        $(impl From<$t> for Variant {
-            fn from(v: $t) -> Self {
-                Variant::$t(Box::new(v))
-            }
-        })*
-    };
-}
-
-// Large payloads are boxed so that a Variant stays 32 bytes.
-from_boxed!(
-    Basis,
-    Transform,
-    Projection,
-    Object,
-    Signal,
-    TypedArray,
-    TypedDictionary,
-    Image
-);
-
-impl From<i32> for Variant {
-    fn from(v: i32) -> Self {
-        Variant::Int(v.into())
-    }
-}
-
-impl From<f32> for Variant {
-    fn from(v: f32) -> Self {
-        Variant::Float(v.into())
-    }
-}
-
-impl From<&str> for Variant {
-    fn from(v: &str) -> Self {
-        Variant::String(v.to_owned())
-    }
-}
-
-impl From<()> for Variant {
-    fn from(_: ()) -> Self {
-        Variant::Nil
-    }
-}
-
-impl<T: Into<Variant>> From<Option<T>> for Variant {
-    fn from(v: Option<T>) -> Self {
-        v.map_or(Variant::Nil, Into::into)
     }
 }

@@ -23,13 +23,18 @@ pub enum ContainerType {
 impl ContainerType {
     /// The wire kind (0 untyped, 1 builtin, 2 class, 3 script) and the name: the Godot 4
     /// type name of a builtin, the class name, or the script path.
-    fn parts(t: Option<&ContainerType>) -> (u32, &str) {
+    pub(crate) fn parts_of(t: Option<&ContainerType>) -> (u32, &str) {
         match t {
             None => (0, ""),
             Some(ContainerType::Builtin(ty)) => (1, ty.name_in(crate::Dialect::Godot4)),
             Some(ContainerType::Class(c)) => (2, c),
             Some(ContainerType::Script(s)) => (3, s),
         }
+    }
+
+    /// The wire kind and name of this element type.
+    pub(crate) fn parts(&self) -> (u32, &str) {
+        Self::parts_of(Some(self))
     }
 
     fn from_parts<E: de::Error>(kind: u32, name: String) -> Result<Option<Self>, E> {
@@ -85,7 +90,7 @@ impl Serialize for Items<'_> {
 }
 
 fn fields<T: SerializeTupleStruct>(t: &mut T, ty: Option<&ContainerType>) -> Result<(), T::Error> {
-    let (kind, name) = ContainerType::parts(ty);
+    let (kind, name) = ContainerType::parts_of(ty);
     t.serialize_field(&kind)?;
     t.serialize_field(name)
 }

@@ -1,0 +1,77 @@
+//! `Hash` for `Variant`, consistent with its `PartialEq`.
+
+use std::hash::{Hash, Hasher};
+
+use super::Variant;
+use crate::types::Floats;
+
+/// Hash consistent with `float_eq`: one NaN, one zero.
+fn hash_float<H: Hasher>(f: f64, h: &mut H) {
+    let bits = if f.is_nan() {
+        f64::NAN.to_bits()
+    } else if f == 0.0 {
+        0
+    } else {
+        f.to_bits()
+    };
+    bits.hash(h);
+}
+
+fn hash_floats<T: Floats, H: Hasher>(v: &T, h: &mut H) {
+    for f in v.floats() {
+        hash_float(f.into(), h);
+    }
+}
+
+impl Hash for Variant {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        use Variant::*;
+        std::mem::discriminant(self).hash(h);
+        match self {
+            Nil => {}
+            Bool(b) => b.hash(h),
+            Int(i) => i.hash(h),
+            Float(f) => hash_float(*f, h),
+            String(s) => s.hash(h),
+            Vector2(v) => hash_floats(v, h),
+            Rect2(v) => hash_floats(v, h),
+            Vector3(v) => hash_floats(v, h),
+            Transform2D(v) => hash_floats(v, h),
+            Plane(v) => hash_floats(v, h),
+            Quat(v) => hash_floats(v, h),
+            Aabb(v) => hash_floats(v, h),
+            Basis(v) => hash_floats(&**v, h),
+            Transform(v) => hash_floats(&**v, h),
+            Color(v) => hash_floats(v, h),
+            NodePath(p) => p.hash(h),
+            Rid(r) => r.hash(h),
+            Object(o) => o.hash(h),
+            ObjectId(id) => id.hash(h),
+            Dictionary(d) => d.hash(h),
+            Array(a) => a.hash(h),
+            PoolByteArray(a) => a.0.hash(h),
+            PoolIntArray(a) => a.0.hash(h),
+            PoolRealArray(a) => a.iter().for_each(|f| hash_float((*f).into(), h)),
+            PoolStringArray(a) => a.0.hash(h),
+            PoolVector2Array(a) => a.iter().for_each(|v| hash_floats(v, h)),
+            PoolVector3Array(a) => a.iter().for_each(|v| hash_floats(v, h)),
+            PoolColorArray(a) => a.iter().for_each(|v| hash_floats(v, h)),
+            Vector2i(v) => v.hash(h),
+            Rect2i(v) => v.hash(h),
+            Vector3i(v) => v.hash(h),
+            Vector4(v) => hash_floats(v, h),
+            Vector4i(v) => v.hash(h),
+            Projection(v) => hash_floats(&**v, h),
+            StringName(v) => v.hash(h),
+            Callable(v) => v.hash(h),
+            Signal(v) => v.hash(h),
+            PackedInt64Array(a) => a.0.hash(h),
+            PackedFloat64Array(a) => a.iter().for_each(|f| hash_float(*f, h)),
+            PackedVector4Array(a) => a.iter().for_each(|v| hash_floats(v, h)),
+            TypedArray(a) => a.hash(h),
+            TypedDictionary(d) => d.hash(h),
+            Image(i) => i.hash(h),
+            InputEvent(e) => e.hash(h),
+        }
+    }
+}
