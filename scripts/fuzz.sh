@@ -68,7 +68,7 @@ for t in "${targets[@]}"; do
   if [ "$ncrash" -gt 0 ] || [ "$status" -ne 0 ]; then
     failed=1
     [ -n "$new" ] && printf '   artifact: %s\n' $new
-    [ "$status" -ne 0 ] && echo "   cargo fuzz run exited $status; end of $log:" && tail -n 40 "$log" | sed 's/^/   | /'
+    [ "$status" -ne 0 ] && echo "   cargo fuzz run exited $status; end of $log:" && tail -n 40 "$log" | cut -c1-300 | sed 's/^/   | /'
   fi
   summary+=("$line")
 done

@@ -81,8 +81,14 @@ impl Config {
 
     /// How many containers (Array, Dictionary, Object) may nest. Deeper input is an
     /// error, both when decoding and when encoding (Godot refuses it too).
+    ///
+    /// Capped at [`GODOT_MAX_DEPTH`]: the engine refuses anything deeper, and the cap
+    /// bounds the stack a hostile input can make the decoder use. At the cap, decoding
+    /// needs about 1 MiB of stack in release builds and 8 MiB in debug builds (a
+    /// spawned thread gets 2 MiB by default: give it more with
+    /// `std::thread::Builder::stack_size`).
     pub fn max_depth(mut self, depth: usize) -> Self {
-        self.max_depth = depth;
+        self.max_depth = depth.min(GODOT_MAX_DEPTH);
         self
     }
 

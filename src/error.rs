@@ -3,6 +3,8 @@
 use std::fmt::{self, Display};
 use std::io;
 
+use crate::Dialect;
+
 /// Alias for `Result<T, godot_bin::Error>`.
 pub type Result<T> = std::result::Result<T, Error>;
 
@@ -17,9 +19,15 @@ pub enum ErrorKind {
     /// `from_slice` / `from_reader` found bytes after the one value they read.
     #[error("trailing bytes after the value")]
     TrailingBytes,
-    /// The header names no type of the dialect.
-    #[error("unknown Variant type id {0}")]
-    UnknownType(u32),
+    /// The header names no type of the dialect. The message says when another
+    /// dialect has the id (decoding Godot 4 bytes as Godot 3 is the usual mistake).
+    #[error("{}", unknown_type(*.id, *.dialect))]
+    UnknownType {
+        /// The type id (the header's low 8 bits).
+        id: u32,
+        /// The dialect decoded.
+        dialect: Dialect,
+    },
     /// A valid value of the wrong Godot type for what the Rust type asked for.
     #[error("invalid type: found {found}, expected {expected}")]
     InvalidType {
@@ -37,7 +45,17 @@ pub enum ErrorKind {
         /// What the caller's type needed.
         expected: String,
     },
-    /// A length or count field that cannot be right (negative, or more than the input holds).
+    /// A count whose items cannot fit in the bytes left: the input ends inside them.
+    #[error("{what} of {count} items does not fit in the {left} bytes left")]
+    Truncated {
+        /// What was counted.
+        what: &'static str,
+        /// The count as read.
+        count: u64,
+        /// The bytes left in the input after the count.
+        left: usize,
+    },
+    /// A length or count field that cannot be right (negative, or too large for Godot).
     #[error("invalid length {len} for {what}")]
     InvalidLength {
         /// The claimed length or count.
@@ -45,6 +63,10 @@ pub enum ErrorKind {
         /// What was being read.
         what: &'static str,
     },
+    /// Bytes that no Godot version writes and the engine refuses (an unknown format
+    /// number, a layout the engine dropped).
+    #[error("malformed data: {0}")]
+    Malformed(&'static str),
     /// Bytes of a string were not UTF-8.
     #[error("invalid UTF-8 in a string")]
     InvalidUtf8,
@@ -88,6 +110,46 @@ pub enum ErrorKind {
     Io(#[from] io::Error),
 }
 
+/// "unknown type id 27 in Godot 3; in Godot 4 it is Dictionary: decode with Dialect::Godot4".
+fn unknown_type(id: u32, dialect: Dialect) -> String {
+    let elsewhere: Vec<String> = Dialect::ALL
+        .iter()
+        .filter(|d| **d != dialect)
+        .filter_map(|d| d.type_of(id).map(|t| (d, t)))
+        .map(|(d, t)| {
+            format!(
+                "in {} it is {}: decode with Dialect::{d:?}",
+                d.engine_name(),
+                t.name_in(*d)
+            )
+        })
+        .collect();
+    let mut msg = format!("unknown Variant type id {id} in {}", dialect.engine_name());
+    if !elsewhere.is_empty() {
+        msg.push_str("; ");
+        msg.push_str(&elsewhere.join("; "));
+    }
+    msg
+}
+
+/// The broad class of an [`Error`], for callers that react by category (retry with
+/// more input, drop the peer, report a bug): like `serde_json::error::Category`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Category {
+    /// The input is not valid Godot data, or not the shape the target type wants.
+    Data,
+    /// The input ended early: more bytes may complete it.
+    Eof,
+    /// A configured or built-in limit refused the input (depth, size, frame length,
+    /// objects not allowed).
+    Limit,
+    /// The value has no Godot encoding in the selected dialect.
+    Unsupported,
+    /// The underlying reader or writer failed.
+    Io,
+}
+
 /// An encoding or decoding error, with the byte offset where decoding failed.
 ///
 /// ```
@@ -105,10 +167,12 @@ struct Inner {
 }
 
 impl Error {
+    #[cold]
     pub(crate) fn new(kind: ErrorKind) -> Self {
         Error(Box::new(Inner { kind, offset: None }))
     }
 
+    #[cold]
     pub(crate) fn at(kind: ErrorKind, offset: usize) -> Self {
         Error(Box::new(Inner {
             kind,
@@ -143,10 +207,41 @@ impl Error {
 
     /// Whether the input simply ended early: more bytes may complete it.
     pub fn is_eof(&self) -> bool {
+        self.classify() == Category::Eof
+    }
+
+    /// The broad class of the error.
+    ///
+    /// ```
+    /// use godot_bin::{Category, Config};
+    /// let cut = godot_bin::from_slice::<String>(&[4, 0, 0, 0, 9, 0, 0, 0]).unwrap_err();
+    /// assert_eq!(cut.classify(), Category::Eof);
+    /// let deep = Config::new().max_depth(1).from_slice::<Vec<Vec<i32>>>(&godot_bin::to_vec(&[[1]])?);
+    /// assert_eq!(deep.unwrap_err().classify(), Category::Limit);
+    /// # Ok::<(), godot_bin::Error>(())
+    /// ```
+    pub fn classify(&self) -> Category {
         match &self.0.kind {
-            ErrorKind::Eof(_) => true,
-            ErrorKind::Io(e) => e.kind() == io::ErrorKind::UnexpectedEof,
-            _ => false,
+            ErrorKind::Eof(_) | ErrorKind::Truncated { .. } => Category::Eof,
+            ErrorKind::Io(e) if e.kind() == io::ErrorKind::UnexpectedEof => Category::Eof,
+            ErrorKind::Io(_) => Category::Io,
+            ErrorKind::LimitExceeded(_)
+            | ErrorKind::FrameTooLarge { .. }
+            | ErrorKind::DepthLimit(_)
+            | ErrorKind::ObjectsNotAllowed => Category::Limit,
+            ErrorKind::Unrepresentable(_) => Category::Unsupported,
+            ErrorKind::TrailingBytes
+            | ErrorKind::UnknownType { .. }
+            | ErrorKind::InvalidType { .. }
+            | ErrorKind::InvalidValue { .. }
+            | ErrorKind::InvalidLength { .. }
+            | ErrorKind::Malformed(_)
+            | ErrorKind::InvalidUtf8
+            | ErrorKind::Desynchronized
+            | ErrorKind::InvalidBase64(_)
+            | ErrorKind::IntOutOfRange(..)
+            | ErrorKind::UintOutOfRange(..)
+            | ErrorKind::Message(_) => Category::Data,
         }
     }
 
@@ -186,13 +281,34 @@ impl From<io::Error> for Error {
     }
 }
 
+/// For `io::Read` / `io::Write` adapters: I/O errors come back as they were; the
+/// others keep this error inside, with a kind that says what happened.
+impl From<Error> for io::Error {
+    fn from(e: Error) -> io::Error {
+        let kind = match e.classify() {
+            Category::Io => {
+                if let ErrorKind::Io(inner) = e.0.kind {
+                    return inner;
+                }
+                io::ErrorKind::Other
+            }
+            Category::Eof => io::ErrorKind::UnexpectedEof,
+            Category::Data | Category::Limit => io::ErrorKind::InvalidData,
+            Category::Unsupported => io::ErrorKind::InvalidInput,
+        };
+        io::Error::new(kind, e)
+    }
+}
+
 impl serde::ser::Error for Error {
+    #[cold]
     fn custom<T: Display>(msg: T) -> Self {
         Error::new(ErrorKind::Message(msg.to_string()))
     }
 }
 
 impl serde::de::Error for Error {
+    #[cold]
     fn custom<T: Display>(msg: T) -> Self {
         Error::new(ErrorKind::Message(msg.to_string()))
     }

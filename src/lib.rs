@@ -29,7 +29,7 @@ use serde::ser::Serialize;
 pub use config::{Config, Precision, DEFAULT_MAX_DEPTH, GODOT_MAX_DEPTH};
 pub use de::Deserializer;
 pub use dialect::{Dialect, VariantType};
-pub use error::{Error, ErrorKind, Result};
+pub use error::{Category, Error, ErrorKind, Result};
 pub use ser::Serializer;
 pub use types::{pool, typed};
 pub use types::{

@@ -335,7 +335,9 @@ impl VariantType {
         match self.layout() {
             Reals(_) => true,
             Pool(P::Math(t)) => t.has_reals(),
-            _ => false,
+            Pool(P::Byte | P::Int32 | P::Int64 | P::Float32 | P::Float64 | P::String) => false,
+            Nil | Bool | Int | Float | String | F32s(_) | Ints(_) | NodePath | Rid | Object
+            | Dictionary | Array | StringName | Callable | Signal | Image | InputEvent => false,
         }
     }
 }

@@ -180,7 +180,10 @@ fn ids_follow_the_2x_table() {
         g2().from_slice::<Variant>(&unhex("1d000000"))
             .unwrap_err()
             .kind(),
-        ErrorKind::UnknownType(29)
+        ErrorKind::UnknownType {
+            id: 29,
+            dialect: Dialect::Godot2
+        }
     ));
 }
 

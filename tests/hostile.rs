@@ -171,7 +171,10 @@ fn invalid_data_errors_carry_offsets() {
         godot_bin::from_slice::<Variant>(&unhex("1b000000"))
             .unwrap_err()
             .kind(),
-        ErrorKind::UnknownType(27)
+        ErrorKind::UnknownType {
+            id: 27,
+            dialect: Dialect::Godot3
+        }
     ));
 }
 

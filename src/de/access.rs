@@ -498,10 +498,7 @@ pub(crate) fn read_node_path<'de, R: Read<'de>>(de: &mut Deserializer<R>) -> Res
     if names & 0x8000_0000 == 0 {
         // The pre-3.1 form (a plain string) that Godot 3.1+ refuses too.
         return Err(Error::at(
-            ErrorKind::InvalidLength {
-                len: names.into(),
-                what: "a NodePath (old format without bit 31)",
-            },
+            ErrorKind::Malformed("a NodePath in the pre-3.1 format (name count without bit 31)"),
             at,
         ));
     }
@@ -521,9 +518,9 @@ pub(crate) fn read_node_path<'de, R: Read<'de>>(de: &mut Deserializer<R>) -> Res
     // Bit 1 is an old "property" flag: one more subname.
     let subnames = subnames as usize + ((flags >> 1) & 1) as usize;
     let total = names.saturating_add(subnames);
-    if let Some(rem) = de.read.remaining() {
-        if total.saturating_mul(4) > rem {
-            return Err(de.read.eof("NodePath names", at));
+    if let Some(left) = de.read.remaining() {
+        if total.saturating_mul(4) > left {
+            return Err(de.read.truncated("NodePath names", total, left, at));
         }
     }
     let mut read_list = |n: usize| -> Result<Vec<String>> {

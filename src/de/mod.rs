@@ -126,8 +126,19 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             .cfg
             .dialect
             .type_of(raw & TYPE_MASK)
-            .ok_or_else(|| Error::at(ErrorKind::UnknownType(raw & TYPE_MASK), at))?;
+            .ok_or_else(|| self.unknown_type(raw & TYPE_MASK, at))?;
         Ok(Header { ty, raw, at })
+    }
+
+    #[cold]
+    fn unknown_type(&self, id: u32, at: usize) -> Error {
+        Error::at(
+            ErrorKind::UnknownType {
+                id,
+                dialect: self.cfg.dialect,
+            },
+            at,
+        )
     }
 
     fn peek(&mut self) -> Result<Header> {
@@ -156,10 +167,10 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                 at,
             ));
         }
-        if let Some(rem) = self.read.remaining() {
+        if let Some(left) = self.read.remaining() {
             // More items than the bytes left can hold: the input ends inside them.
-            if n.saturating_mul(min_size) > rem {
-                return Err(self.read.eof(what, at));
+            if n.saturating_mul(min_size) > left {
+                return Err(self.read.truncated(what, n, left, at));
             }
         }
         Ok(n)
@@ -224,19 +235,22 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         }
     }
 
-    /// Opens a container of `count` items; deeper than the limit is an error (Godot's
-    /// rule: values may sit at most `max_depth` containers deep).
-    pub(crate) fn enter(&mut self, count: usize, at: usize) -> Result<()> {
-        self.depth += 1;
-        if count > 0 && self.depth > self.cfg.max_depth {
-            self.depth -= 1;
+    /// Reads the `count` items of a container one level deeper, with `f`; deeper than
+    /// the limit is an error (Godot's rule: values may sit at most `max_depth`
+    /// containers deep). The depth is restored however `f` ends.
+    pub(crate) fn nested<T>(
+        &mut self,
+        count: usize,
+        at: usize,
+        f: impl FnOnce(&mut Self) -> Result<T>,
+    ) -> Result<T> {
+        if count > 0 && self.depth >= self.cfg.max_depth {
             return Err(Error::at(ErrorKind::DepthLimit(self.cfg.max_depth), at));
         }
-        Ok(())
-    }
-
-    pub(crate) fn leave(&mut self) {
+        self.depth += 1;
+        let result = f(self);
         self.depth -= 1;
+        result
     }
 
     /// The element type of a Godot 4.3+ typed container, after its header.
@@ -250,7 +264,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                     .cfg
                     .dialect
                     .type_of(id)
-                    .ok_or_else(|| Error::at(ErrorKind::UnknownType(id), at))?;
+                    .ok_or_else(|| self.unknown_type(id, at))?;
                 ContainerType {
                     kind,
                     name: ty.name_in(Dialect::Godot4).into(),
@@ -269,9 +283,10 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             return Ok(Default::default());
         }
         let first = self.container_type((h.raw >> 16) & 3)?;
-        let second = match h.ty {
-            VariantType::Dictionary => self.container_type((h.raw >> 18) & 3)?,
-            _ => ContainerType::default(),
+        let second = if h.ty == VariantType::Dictionary {
+            self.container_type((h.raw >> 18) & 3)?
+        } else {
+            ContainerType::default()
         };
         Ok([first, second])
     }
@@ -290,16 +305,16 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         } else {
             self.count("an Array count", 4, 0x7FFF_FFFF)?
         };
-        self.enter(n, h.at)?;
-        let mut access = SeqAccess::new(self, n);
-        let v = if dict {
-            visitor.visit_map(&mut access)?
-        } else {
-            visitor.visit_seq(&mut access)?
-        };
-        access.finish()?;
-        self.leave();
-        Ok(v)
+        self.nested(n, h.at, |de| {
+            let mut access = SeqAccess::new(de, n);
+            let v = if dict {
+                visitor.visit_map(&mut access)?
+            } else {
+                visitor.visit_seq(&mut access)?
+            };
+            access.finish()?;
+            Ok(v)
+        })
     }
 
     /// Whether a math value or pool array carries 64-bit reals (Godot 4 double builds).
@@ -388,10 +403,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                 }
                 if words[0] >= crate::types::IMAGE_FORMAT_MAX {
                     return Err(Error::at(
-                        ErrorKind::InvalidLength {
-                            len: words[0].into(),
-                            what: "an Image format",
-                        },
+                        ErrorKind::Malformed("an Image format beyond the last one Godot 2 has"),
                         h.at + 4,
                     ));
                 }
@@ -440,20 +452,19 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         let Some((class, n)) = self.object_head(h)? else {
             return visitor.visit_unit();
         };
-        self.enter(n, h.at)?;
-        let v = if as_seq {
-            let mut access = ObjectAccess::new(self, class, n);
-            let v = visitor.visit_seq(&mut access)?;
-            access.finish()?;
-            v
-        } else {
-            let mut access = ObjectAccess::props(self, n);
-            let v = visitor.visit_map(&mut access)?;
-            access.finish()?;
-            v
-        };
-        self.leave();
-        Ok(v)
+        self.nested(n, h.at, |de| {
+            if as_seq {
+                let mut access = ObjectAccess::new(de, class, n);
+                let v = visitor.visit_seq(&mut access)?;
+                access.finish()?;
+                Ok(v)
+            } else {
+                let mut access = ObjectAccess::props(de, n);
+                let v = visitor.visit_map(&mut access)?;
+                access.finish()?;
+                Ok(v)
+            }
+        })
     }
 
     /// A newtype marker of a Godot type (RID, StringName, Callable, pool arrays).
@@ -590,17 +601,20 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
 
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let h = self.header()?;
-        match h.ty {
-            VariantType::Bool => visitor.visit_bool(self.u32("a bool")? != 0),
-            VariantType::Int => match self.int(h)? {
+        // A bool, or an int 0 / 1 (what some GDScript writes for flags).
+        if h.ty == VariantType::Bool {
+            visitor.visit_bool(self.u32("a bool")? != 0)
+        } else if h.ty == VariantType::Int {
+            match self.int(h)? {
                 0 => visitor.visit_bool(false),
                 1 => visitor.visit_bool(true),
                 v => Err(Error::at(
                     ErrorKind::IntOutOfRange(v.into(), "a bool (0 or 1)"),
                     h.at,
                 )),
-            },
-            _ => Err(self.invalid(h, "a bool")),
+            }
+        } else {
+            Err(self.invalid(h, "a bool"))
         }
         .map_err(|e| e.or_at(h.at))
     }
@@ -616,10 +630,10 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
 
     fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let h = self.header()?;
-        match h.ty {
-            VariantType::Nil => visitor.visit_unit().map_err(|e: Error| e.or_at(h.at)),
-            _ => Err(self.invalid(h, "null")),
+        if h.ty != VariantType::Nil {
+            return Err(self.invalid(h, "null"));
         }
+        visitor.visit_unit().map_err(|e: Error| e.or_at(h.at))
     }
 
     fn deserialize_unit_struct<V: Visitor<'de>>(
@@ -733,39 +747,36 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         visitor: V,
     ) -> Result<V::Value> {
         let h = self.header()?;
-        let result = match h.ty {
-            VariantType::String => match self.str()? {
+        // serde_json's forms: a unit variant by name (or index), others as `{name: value}`.
+        let result = if h.ty == VariantType::String {
+            match self.str()? {
                 Str::Borrowed(s) => visitor.visit_enum(de::value::BorrowedStrDeserializer::new(s)),
                 Str::Copied(s) => {
                     let s = s.to_owned();
                     visitor.visit_enum(de::value::StringDeserializer::new(s))
                 }
-            },
-            VariantType::Int => {
-                let i = self.int(h)?;
-                let i = u32::try_from(i).map_err(|_| {
-                    Error::at(ErrorKind::IntOutOfRange(i.into(), "a variant index"), h.at)
-                })?;
-                visitor.visit_enum(de::value::U32Deserializer::new(i))
             }
-            VariantType::Dictionary => {
-                self.container_types(h)?;
-                let n = self.count("a Dictionary count", 8, 0x7FFF_FFFF)?;
-                if n != 1 {
-                    return Err(Error::at(
-                        ErrorKind::InvalidLength {
-                            len: n as u64,
-                            what: "an enum (a Dictionary of one entry)",
-                        },
-                        h.at,
-                    ));
-                }
-                self.enter(n, h.at)?;
-                let v = visitor.visit_enum(DictEnum::new(self))?;
-                self.leave();
-                Ok(v)
+        } else if h.ty == VariantType::Int {
+            let i = self.int(h)?;
+            let i = u32::try_from(i).map_err(|_| {
+                Error::at(ErrorKind::IntOutOfRange(i.into(), "a variant index"), h.at)
+            })?;
+            visitor.visit_enum(de::value::U32Deserializer::new(i))
+        } else if h.ty == VariantType::Dictionary {
+            self.container_types(h)?;
+            let n = self.count("a Dictionary count", 8, 0x7FFF_FFFF)?;
+            if n != 1 {
+                return Err(Error::at(
+                    ErrorKind::InvalidLength {
+                        len: n as u64,
+                        what: "an enum (a Dictionary of one entry)",
+                    },
+                    h.at,
+                ));
             }
-            _ => Err(self.invalid(h, "an enum (String, int or one-entry Dictionary)")),
+            self.nested(n, h.at, |de| visitor.visit_enum(DictEnum::new(de)))
+        } else {
+            Err(self.invalid(h, "an enum (String, int or one-entry Dictionary)"))
         };
         result.map_err(|e| e.or_at(h.at))
     }

@@ -47,8 +47,25 @@ pub trait Read<'de>: private::Sealed {
     fn at_end(&mut self) -> Result<bool>;
 
     /// The error for needing more bytes at `at` than the input (or the limit) has.
+    #[cold]
     fn eof(&self, what: &'static str, at: usize) -> Error {
         Error::at(ErrorKind::Eof(what), at)
+    }
+
+    /// The error for a count at `at` whose `count` items cannot fit in the `left` bytes.
+    #[cold]
+    fn truncated(&self, what: &'static str, count: usize, left: usize, at: usize) -> Error {
+        match self.eof(what, at).into_kind() {
+            ErrorKind::Eof(_) => Error::at(
+                ErrorKind::Truncated {
+                    what,
+                    count: count as u64,
+                    left,
+                },
+                at,
+            ),
+            limit => Error::at(limit, at),
+        }
     }
 
     /// Refuses to read past `limit` bytes from the start ([`Config::max_bytes`](crate::Config::max_bytes)).
@@ -190,6 +207,7 @@ impl<'de, R: io::Read> Read<'de> for IoRead<R> {
     }
 
     fn read_exact(&mut self, buf: &mut [u8], what: &'static str) -> Result<()> {
+        over_limit(self.pos, buf.len(), self.limit)?;
         self.inner
             .read_exact(buf)
             .map_err(|e| io_err(e, what, self.pos))?;

@@ -202,7 +202,8 @@ impl<'a, 'b> ser::Serializer for &'a mut Serializer<'b> {
         self.int(i64::try_from(v).map_err(|_| out_of_range(v.into()))?)
     }
     fn serialize_u128(self, v: u128) -> Result<()> {
-        let v = i64::try_from(v).map_err(|_| out_of_range(v.min(i128::MAX as u128) as i128))?;
+        let v = i64::try_from(v)
+            .map_err(|_| Error::new(ErrorKind::UintOutOfRange(v, "a Godot int (i64)")))?;
         self.int(v)
     }
 

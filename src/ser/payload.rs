@@ -306,7 +306,10 @@ impl<'a> ser::Serializer for ElemSerializer<'a> {
         self.int(v)
     }
     fn serialize_u128(self, v: u128) -> Result<()> {
-        self.int(v.min(i128::MAX as u128) as i128)
+        match i128::try_from(v) {
+            Ok(v) => self.int(v),
+            Err(_) => Err(Error::new(ErrorKind::UintOutOfRange(v, self.elem.name()))),
+        }
     }
     fn serialize_bool(self, v: bool) -> Result<()> {
         match self.elem {

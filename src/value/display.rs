@@ -174,19 +174,26 @@ fn key_order(a: &Variant, b: &Variant, dialect: Dialect) -> Ordering {
     match (a, b) {
         (Bool(x), Bool(y)) => x.cmp(y),
         (Int(x), Int(y)) => x.cmp(y),
-        (Float(x), Float(y)) => x.partial_cmp(y).unwrap_or(Ordering::Equal),
+        (Float(x), Float(y)) => real_order(*x, *y),
         (String(x), String(y)) => x.cmp(y),
         (StringName(x), StringName(y)) => x.cmp(y),
-        (Vector2(x), Vector2(y)) => (x.x, x.y)
-            .partial_cmp(&(y.x, y.y))
-            .unwrap_or(Ordering::Equal),
-        (Vector3(x), Vector3(y)) => (x.x, x.y, x.z)
-            .partial_cmp(&(y.x, y.y, y.z))
-            .unwrap_or(Ordering::Equal),
+        (Vector2(x), Vector2(y)) => {
+            real_order(x.x.into(), y.x.into()).then(real_order(x.y.into(), y.y.into()))
+        }
+        (Vector3(x), Vector3(y)) => real_order(x.x.into(), y.x.into())
+            .then(real_order(x.y.into(), y.y.into()))
+            .then(real_order(x.z.into(), y.z.into())),
         (Vector2i(x), Vector2i(y)) => (x.x, x.y).cmp(&(y.x, y.y)),
         (Vector3i(x), Vector3i(y)) => (x.x, x.y, x.z).cmp(&(y.x, y.y, y.z)),
         _ => Ordering::Equal,
     }
+}
+
+/// Numbers in order, NaN after all of them: a total order (the sort panics on anything
+/// less), which the engine's `<` matches wherever it is itself consistent.
+fn real_order(a: f64, b: f64) -> Ordering {
+    a.partial_cmp(&b)
+        .unwrap_or_else(|| a.is_nan().cmp(&b.is_nan()))
 }
 
 /// Prints a `Variant` as the given dialect's `var2str` / `var_to_str`.

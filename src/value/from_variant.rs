@@ -131,15 +131,18 @@ impl<'de> de::Deserializer<'de> for VariantDeserializer {
     }
 
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        match self.value {
-            Variant::Bool(b) => visitor.visit_bool(b),
-            Variant::Int(0) => visitor.visit_bool(false),
-            Variant::Int(1) => visitor.visit_bool(true),
-            Variant::Int(i) => Err(Error::new(ErrorKind::IntOutOfRange(
+        // As the byte deserializer: a bool, or an int 0 / 1.
+        if let Variant::Bool(b) = self.value {
+            return visitor.visit_bool(b);
+        }
+        match self.value.as_int() {
+            Some(0) => visitor.visit_bool(false),
+            Some(1) => visitor.visit_bool(true),
+            Some(i) => Err(Error::new(ErrorKind::IntOutOfRange(
                 i.into(),
                 "a bool (0 or 1)",
             ))),
-            _ => Err(self.invalid("a bool")),
+            None => Err(self.invalid("a bool")),
         }
     }
 

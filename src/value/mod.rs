@@ -191,52 +191,59 @@ impl Variant {
 
     /// The bool, if this is one.
     pub fn as_bool(&self) -> Option<bool> {
-        match self {
-            Variant::Bool(b) => Some(*b),
-            _ => None,
+        if let Variant::Bool(b) = self {
+            Some(*b)
+        } else {
+            None
         }
     }
 
     /// The int, if this is one.
     pub fn as_int(&self) -> Option<i64> {
-        match self {
-            Variant::Int(i) => Some(*i),
-            _ => None,
+        if let Variant::Int(i) = self {
+            Some(*i)
+        } else {
+            None
         }
     }
 
     /// The number as a float, if this is an int or a float.
     pub fn as_float(&self) -> Option<f64> {
-        match self {
-            Variant::Float(f) => Some(*f),
-            Variant::Int(i) => Some(*i as f64),
-            _ => None,
+        if let Variant::Float(f) = self {
+            Some(*f)
+        } else {
+            self.as_int().map(|i| i as f64)
         }
     }
 
     /// The string, if this is one.
     pub fn as_str(&self) -> Option<&str> {
-        match self {
-            Variant::String(s) => Some(s),
-            _ => None,
+        if let Variant::String(s) = self {
+            Some(s)
+        } else {
+            None
         }
     }
 
     /// The elements, if this is an Array (typed or not).
     pub fn as_array(&self) -> Option<&Vec<Variant>> {
-        match self {
-            Variant::Array(a) => Some(a),
-            Variant::TypedArray(a) => Some(&a.items),
-            _ => None,
+        if let Variant::Array(a) = self {
+            Some(a)
+        } else if let Variant::TypedArray(a) = self {
+            Some(&a.items)
+        } else {
+            None
         }
     }
 
     /// The dictionary, if this is one (typed or not).
     pub fn as_dictionary(&self) -> Option<&Dictionary> {
-        match self {
-            Variant::Dictionary(d) => Some(d),
-            Variant::TypedDictionary(d) => Some(&d.entries),
-            _ => None,
+        if let Variant::Dictionary(d) = self {
+            Some(d)
+        } else if let Variant::TypedDictionary(d) = self {
+            Some(&d.entries)
+        } else {
+            None
         }
     }
 
