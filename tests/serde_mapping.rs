@@ -597,3 +597,36 @@ fn max_bytes_bounds_one_decode() {
         100
     );
 }
+
+/// Typed containers name their element type as Godot 4 does, so other formats see a
+/// stable form (not an enum discriminant that moves with declaration order).
+#[test]
+fn typed_containers_name_their_types_in_other_formats() {
+    let a = Variant::TypedArray(Box::new(TypedArray {
+        element: ContainerType::Builtin(VariantType::Quat),
+        items: vec![Variant::Int(1)],
+    }));
+    assert_eq!(
+        serde_json::to_string(&a).unwrap(),
+        r#"[1,"Quaternion",[1]]"#
+    );
+    let d = Variant::TypedDictionary(Box::new(TypedDictionary {
+        key: Some(ContainerType::Builtin(VariantType::String)),
+        value: Some(ContainerType::Class("Node".into())),
+        entries: Dictionary::new(),
+    }));
+    assert_eq!(
+        serde_json::to_string(&d).unwrap(),
+        r#"[1,"String",2,"Node",{}]"#
+    );
+    let back: TypedArray = serde_json::from_str(r#"[1,"PackedFloat32Array",[]]"#).unwrap();
+    assert_eq!(
+        back.element,
+        ContainerType::Builtin(VariantType::PoolRealArray)
+    );
+    let err = serde_json::from_str::<TypedArray>(r#"[1,"Nope",[]]"#).unwrap_err();
+    assert!(
+        err.to_string().contains("\"Nope\" is not a Godot 4 type"),
+        "{err}"
+    );
+}
