@@ -271,7 +271,13 @@ impl<'a> VariantDisplay<'a> {
         F: FnMut(&mut fmt::Formatter<'_>, I::Item) -> fmt::Result,
     {
         let (open, close) = if self.g4() { ("(", ")") } else { ("( ", " )") };
-        write!(f, "{}{open}", ty.name_in(self.dialect))?;
+        // Godot 2's text writer is unverified here (no engine runs): Godot 3's names.
+        let names = if self.g4() {
+            Dialect::Godot4
+        } else {
+            Dialect::Godot3
+        };
+        write!(f, "{}{open}", ty.name_in(names))?;
         for (i, x) in items.into_iter().enumerate() {
             if i > 0 {
                 f.write_str(", ")?;
