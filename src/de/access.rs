@@ -149,14 +149,6 @@ pub(crate) struct PoolElemDeserializer<'a, R> {
     pub(crate) wide: bool,
 }
 
-macro_rules! forward_elem {
-    ($($m:ident),*) => {
-        $(fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            self.deserialize_any(visitor)
-        })*
-    };
-}
-
 impl<'de, R: Read<'de>> de::Deserializer<'de> for PoolElemDeserializer<'_, R> {
     type Error = Error;
 
@@ -209,31 +201,9 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for PoolElemDeserializer<'_, R> {
         visitor.visit_newtype_struct(self)
     }
 
-    forward_elem!(
-        deserialize_bool,
-        deserialize_i8,
-        deserialize_i16,
-        deserialize_i32,
-        deserialize_i64,
-        deserialize_i128,
-        deserialize_u8,
-        deserialize_u16,
-        deserialize_u32,
-        deserialize_u64,
-        deserialize_u128,
-        deserialize_f32,
-        deserialize_f64,
-        deserialize_char,
-        deserialize_str,
-        deserialize_string,
-        deserialize_bytes,
-        deserialize_byte_buf,
-        deserialize_unit,
-        deserialize_seq,
-        deserialize_map,
-        deserialize_identifier,
-        deserialize_ignored_any
-    );
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf unit seq map identifier ignored_any
+    }
 
     fn deserialize_unit_struct<V: Visitor<'de>>(
         self,

@@ -549,14 +549,6 @@ fn godot_utf8(b: &[u8], at: usize) -> Result<&str> {
     std::str::from_utf8(b).map_err(|_| Error::at(ErrorKind::InvalidUtf8, at))
 }
 
-macro_rules! forward_to_any {
-    ($($m:ident),*) => {
-        $(fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            self.deserialize_any(visitor)
-        })*
-    };
-}
-
 impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
     type Error = Error;
 
@@ -576,28 +568,9 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         self.any(h, visitor, true).map_err(|e| e.or_at(at))
     }
 
-    forward_to_any!(
-        deserialize_i8,
-        deserialize_i16,
-        deserialize_i32,
-        deserialize_i64,
-        deserialize_i128,
-        deserialize_u8,
-        deserialize_u16,
-        deserialize_u32,
-        deserialize_u64,
-        deserialize_u128,
-        deserialize_f32,
-        deserialize_f64,
-        deserialize_char,
-        deserialize_str,
-        deserialize_string,
-        deserialize_bytes,
-        deserialize_byte_buf,
-        deserialize_map,
-        deserialize_identifier,
-        deserialize_ignored_any
-    );
+    serde::forward_to_deserialize_any! {
+        i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf map identifier ignored_any
+    }
 
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let h = self.header()?;

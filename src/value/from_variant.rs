@@ -97,14 +97,6 @@ fn unconsumed(left: usize) -> Error {
     })
 }
 
-macro_rules! forward_to_any {
-    ($($m:ident),*) => {
-        $(fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            de::Deserializer::deserialize_any(self, visitor)
-        })*
-    };
-}
-
 impl<'de> de::Deserializer<'de> for VariantDeserializer {
     type Error = Error;
 
@@ -303,26 +295,9 @@ impl<'de> de::Deserializer<'de> for VariantDeserializer {
         self.deserialize_any(visitor)
     }
 
-    forward_to_any!(
-        deserialize_i8,
-        deserialize_i16,
-        deserialize_i32,
-        deserialize_i64,
-        deserialize_i128,
-        deserialize_u8,
-        deserialize_u16,
-        deserialize_u32,
-        deserialize_u64,
-        deserialize_u128,
-        deserialize_f32,
-        deserialize_f64,
-        deserialize_char,
-        deserialize_str,
-        deserialize_string,
-        deserialize_map,
-        deserialize_identifier,
-        deserialize_ignored_any
-    );
+    serde::forward_to_deserialize_any! {
+        i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string map identifier ignored_any
+    }
 }
 
 /// The `Variant` handshake: the type tag, then the value (as the byte deserializer's

@@ -67,6 +67,15 @@ fn out_of_range(v: i128) -> Error {
     Error::new(ErrorKind::IntOutOfRange(v, "a Godot int (i64)"))
 }
 
+/// Integer types that always fit in a Godot int.
+macro_rules! small_ints {
+    ($($m:ident: $t:ty),*) => {
+        $(fn $m(self, v: $t) -> Result<Variant> {
+            self.int(v.into())
+        })*
+    };
+}
+
 impl ser::Serializer for VariantSerializer {
     type Ok = Variant;
     type Error = Error;
@@ -85,29 +94,13 @@ impl ser::Serializer for VariantSerializer {
     fn serialize_bool(self, v: bool) -> Result<Variant> {
         Ok(Variant::Bool(v))
     }
-    fn serialize_i8(self, v: i8) -> Result<Variant> {
-        self.int(v.into())
-    }
-    fn serialize_i16(self, v: i16) -> Result<Variant> {
-        self.int(v.into())
-    }
-    fn serialize_i32(self, v: i32) -> Result<Variant> {
-        self.int(v.into())
-    }
+    small_ints!(serialize_i8: i8, serialize_i16: i16, serialize_i32: i32, serialize_u8: u8,
+        serialize_u16: u16, serialize_u32: u32);
     fn serialize_i64(self, v: i64) -> Result<Variant> {
         self.int(v)
     }
     fn serialize_i128(self, v: i128) -> Result<Variant> {
         self.int(i64::try_from(v).map_err(|_| out_of_range(v))?)
-    }
-    fn serialize_u8(self, v: u8) -> Result<Variant> {
-        self.int(v.into())
-    }
-    fn serialize_u16(self, v: u16) -> Result<Variant> {
-        self.int(v.into())
-    }
-    fn serialize_u32(self, v: u32) -> Result<Variant> {
-        self.int(v.into())
     }
     fn serialize_u64(self, v: u64) -> Result<Variant> {
         self.int(i64::try_from(v).map_err(|_| out_of_range(v.into()))?)
