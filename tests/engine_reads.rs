@@ -5,36 +5,7 @@
 mod common;
 
 use common::*;
-use godot_bin::{Config, Dialect, Variant, GODOT_MAX_DEPTH};
-
-#[derive(serde::Deserialize, Debug)]
-struct Read {
-    i: usize,
-    ok: bool,
-    text: String,
-    hex: String,
-}
-
-/// Runs the reader script of `dialect` over hex lines; one result per line.
-fn engine_read(engine: &std::path::Path, dialect: Dialect, lines: &[String]) -> Vec<Read> {
-    let dir = tempdir();
-    let input = dir.join("in.txt");
-    std::fs::write(&input, lines.join("\n")).unwrap();
-    let (script, godot4) = match dialect {
-        Dialect::Godot4 => ("tests/oracle/read4.gd", true),
-        _ => ("tests/oracle/read.gd", false),
-    };
-    let source = std::fs::read_to_string(root().join(script)).unwrap();
-    let out = run_script(engine, godot4, &source, &[("ORACLE_IN", &input)]);
-    let _ = std::fs::remove_dir_all(&dir);
-    let reads: Vec<Read> = out
-        .lines()
-        .filter(|l| l.starts_with('{'))
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
-        .collect();
-    assert_eq!(reads.len(), lines.len(), "engine output:\n{out}");
-    reads
-}
+use godot_bin::{Config, Variant, GODOT_MAX_DEPTH};
 
 fn check(set: usize) {
     let (file, dialect, name) = SETS[set];
@@ -65,7 +36,7 @@ fn check(set: usize) {
             .join()
             .unwrap()
     });
-    let reads = engine_read(&engine, dialect, &ours);
+    let reads = oracle_reads(&engine, dialect, &ours);
     let mut failures = Vec::new();
     for (k, ((case, read), sent)) in cases.iter().zip(&reads).zip(&ours).enumerate() {
         assert_eq!(read.i, k);

@@ -502,7 +502,12 @@ pub(crate) fn read_node_path<'de, R: Read<'de>>(de: &mut Deserializer<R>) -> Res
     };
     let names = read_list(names)?;
     let subnames = read_list(subnames)?;
-    Ok(NodePath::from_parts(flags & 1 != 0, names, subnames))
+    // As Godot 3: a path with no names and no subnames is the empty path, whatever the
+    // absolute flag says (it writes the flag for `NodePath("/")` but reads those bytes
+    // as `NodePath("")`). Godot 4 keeps `NodePath("/")`.
+    let absolute = flags & 1 != 0
+        && (de.cfg.dialect == crate::Dialect::Godot4 || !names.is_empty() || !subnames.is_empty());
+    Ok(NodePath::from_parts(absolute, names, subnames))
 }
 
 /// A NodePath as the sequence `(absolute, names, subnames)`.

@@ -265,6 +265,10 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                     .dialect
                     .type_of(id)
                     .ok_or_else(|| self.unknown_type(id, at))?;
+                if ty == VariantType::Nil {
+                    // The engine reads `Array[Nil]` as an untyped Array.
+                    return Ok(ContainerType::default());
+                }
                 ContainerType {
                     kind,
                     name: ty.name_in(Dialect::Godot4).into(),

@@ -41,10 +41,14 @@ fn trim_zeros(s: &str) -> &str {
 }
 
 /// Godot 3's `rtosfix`: `%lg`, but zero is always `0`; since 3.3-era releases
-/// (3.6 here) negative infinity is `inf_neg`, in 3.2 it is `-inf`.
+/// (3.6 here) negative infinity is `inf_neg` and NaN is `nan`, in 3.2 they are `-inf`
+/// and (with the sign bit set) `-nan`.
 fn rtosfix(v: f32, godot32: bool) -> String {
     if v == 0.0 {
         "0".into()
+    } else if v.is_nan() && v.is_sign_negative() && godot32 {
+        // 3.2 hands NaN to printf, which shows its sign bit.
+        "-nan".into()
     } else if v == f32::NEG_INFINITY && !godot32 {
         "inf_neg".into()
     } else {
@@ -102,11 +106,17 @@ fn rtos_fix4(v: f64, single: bool) -> String {
     }
 }
 
+/// Whether Godot 4 prints `v` with single-precision digits: it does for every value
+/// that a 32-bit float holds exactly.
+fn is_single(v: f64) -> bool {
+    f64::from(v as f32) == v
+}
+
 /// A `float` Variant, `.0` added to plain integers. Godot 3 narrows to `real_t` first
 /// and, as the 3.2 engine does, adds `.0` to `-inf` too.
 fn float_text(v: f64, dialect: Dialect, godot32: bool) -> String {
     let s = match dialect {
-        Dialect::Godot4 => rtos_fix4(v, false),
+        Dialect::Godot4 => rtos_fix4(v, is_single(v)),
         _ => rtosfix(v as f32, godot32),
     };
     if matches!(s.as_str(), "inf" | "nan" | "inf_neg") || s.contains('.') || s.contains('e') {
@@ -140,11 +150,13 @@ fn quote(f: &mut fmt::Formatter<'_>, s: &str) -> fmt::Result {
     f.write_char('"')
 }
 
-/// `String::c_escape`, used for NodePath text.
-fn c_escape(s: &str) -> String {
+/// `String::c_escape`, used for NodePaths, StringNames and pool string elements. Godot 3
+/// escapes `?` (a C trigraph guard), Godot 4 leaves it.
+fn c_escape(s: &str, question: bool) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
+            '?' if !question => out.push('?'),
             '\\' => out.push_str("\\\\"),
             '\u{7}' => out.push_str("\\a"),
             '\u{8}' => out.push_str("\\b"),
@@ -343,6 +355,18 @@ impl<'a> VariantDisplay<'a> {
     }
 }
 
+impl VariantDisplay<'_> {
+    /// Whether `c_escape` escapes `?` for this engine (Godot 3 does, 4 does not).
+    fn escapes_question(&self) -> bool {
+        !self.g4()
+    }
+
+    /// `"text"` with `c_escape`.
+    fn c_quoted(&self, f: &mut fmt::Formatter<'_>, s: &str) -> fmt::Result {
+        write!(f, "\"{}\"", c_escape(s, self.escapes_question()))
+    }
+}
+
 impl fmt::Display for VariantDisplay<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let d = self.dialect;
@@ -374,15 +398,20 @@ impl fmt::Display for VariantDisplay<'_> {
             Variant::Rect2i(v) => self.ints(f, VariantType::Rect2i, v),
             Variant::Vector3i(v) => self.ints(f, VariantType::Vector3i, v),
             Variant::Vector4i(v) => self.ints(f, VariantType::Vector4i, v),
-            Variant::NodePath(p) => write!(f, "NodePath(\"{}\")", c_escape(&p.to_string())),
+            Variant::NodePath(p) => {
+                f.write_str("NodePath(")?;
+                self.c_quoted(f, &p.to_string())?;
+                f.write_char(')')
+            }
             Variant::StringName(s) => {
                 f.write_char('&')?;
-                quote(f, &s.0)
+                self.c_quoted(f, &s.0)
             }
             // Godot 3 prints RIDs as nothing at all.
             Variant::Rid(_) if !self.g4() => Ok(()),
             Variant::Rid(r) if r.0 == 0 => f.write_str("RID()"),
-            Variant::Rid(r) => write!(f, "RID({})", r.0),
+            // Godot 4 prints the id as its signed 64-bit int.
+            Variant::Rid(r) => write!(f, "RID({})", r.0 as i64),
             Variant::Callable(_) => f.write_str("Callable()"),
             // The engine prints every Signal this way, whatever it holds.
             Variant::Signal(_) => f.write_str("Signal()"),
@@ -396,7 +425,13 @@ impl fmt::Display for VariantDisplay<'_> {
                 }
                 f.write_str(")\n")
             }
-            Variant::ObjectId(id) => writeln!(f, "Object(EncodedObjectAsID,\"object_id\":{id})"),
+            // The engine decodes an id into an EncodedObjectAsID object and prints its
+            // properties: the id as a signed int, and its (empty) script.
+            Variant::ObjectId(id) => writeln!(
+                f,
+                "Object(EncodedObjectAsID,\"object_id\":{},\"script\":null)",
+                *id as i64
+            ),
             Variant::Dictionary(dict) => self.dictionary(f, dict),
             Variant::Array(a) => self.array(f, a),
             Variant::TypedArray(a) => {
@@ -440,12 +475,12 @@ impl fmt::Display for VariantDisplay<'_> {
             }
             Variant::PackedFloat64Array(a) => {
                 self.list(f, VariantType::PackedFloat64Array, a.iter(), |f, x| {
-                    f.write_str(&rtos_fix4(*x, false))
+                    f.write_str(&rtos_fix4(*x, is_single(*x)))
                 })
             }
             Variant::PoolStringArray(a) => {
                 self.list(f, VariantType::PoolStringArray, a.iter(), |f, x| {
-                    quote(f, x)
+                    self.c_quoted(f, x)
                 })
             }
             Variant::PoolVector2Array(a) => self.floats(f, VariantType::PoolVector2Array, a),

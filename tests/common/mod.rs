@@ -140,6 +140,42 @@ fn report_skip(name: &str, dir: &Path) {
     let _ = std::io::stderr().write_all(line.as_bytes());
 }
 
+/// What the reverse oracle (`tests/oracle/read.gd`, `read4.gd`) made of one input.
+#[derive(serde::Deserialize, Debug)]
+pub struct Read {
+    pub i: usize,
+    pub ok: bool,
+    pub text: String,
+    pub hex: String,
+}
+
+/// Has `engine` decode each hex line with `bytes2var` / `bytes_to_var`; one result a line,
+/// with the engine's text and re-encoded bytes.
+pub fn oracle_reads(engine: &Path, dialect: Dialect, hexes: &[String]) -> Vec<Read> {
+    let dir = tempdir();
+    let input = dir.join("in.txt");
+    std::fs::write(&input, hexes.join("\n")).unwrap();
+    let (script, godot4) = match dialect {
+        Dialect::Godot4 => ("tests/oracle/read4.gd", true),
+        _ => ("tests/oracle/read.gd", false),
+    };
+    let source = std::fs::read_to_string(root().join(script)).unwrap();
+    let out = run_script(engine, godot4, &source, &[("ORACLE_IN", &input)]);
+    let _ = std::fs::remove_dir_all(&dir);
+    let reads: Vec<Read> = out
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str::<Read>(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .map(|mut r| {
+            // The oracle sends text as UTF-8 hex (see read.gd).
+            r.text = String::from_utf8(unhex(&r.text)).unwrap();
+            r
+        })
+        .collect();
+    assert_eq!(reads.len(), hexes.len(), "engine output:\n{out}");
+    reads
+}
+
 /// Runs a GDScript with the engine in a throw-away project; returns stdout.
 pub fn run_script(engine: &Path, godot4: bool, script: &str, env: &[(&str, &Path)]) -> String {
     let dir = tempdir();

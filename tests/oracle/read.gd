@@ -5,9 +5,10 @@
 # ORACLE_IN names a text file with one lowercase hex string a line (empty lines are
 # skipped; a relative path is taken from $PWD). For each value line, in order, one JSON
 # line goes to stdout (and to the file $ORACLE_OUT, if set):
-#   {"i": 0, "line": 1, "ok": true, "type": 2, "text": "1", "hex": "0200000001000000"}
+#   {"i": 0, "line": 1, "ok": true, "type": 2, "text": "31", "hex": "0200000001000000"}
 # i counts value lines from 0, line is the 1-based line number, type is typeof(value),
-# text is var2str(value), hex is var2bytes(value), the value written back by the engine.
+# text is the UTF-8 hex of var2str(value), hex is var2bytes(value), the value written back by the engine.
+# (Text goes as hex: the engines' JSON escapes of control characters are not JSON.)
 # ORACLE_OBJECTS=1 decodes and re-encodes with full objects (bytes2var(b, true)).
 # Only lines starting with "{" are results; the banner and error messages are not.
 #
@@ -66,7 +67,7 @@ func _init():
 		if typeof(r) == TYPE_ARRAY:
 			res["ok"] = true
 			res["type"] = typeof(r[0])
-			res["text"] = var2str(r[0])
+			res["text"] = hexs(var2str(r[0]).to_utf8())
 			res["hex"] = hexs(var2bytes(r[0], objects))
 		var json := to_json(res)
 		print(json)

@@ -5,9 +5,10 @@
 # ORACLE_IN names a text file with one lowercase hex string a line (empty lines are
 # skipped; a relative path is taken from $PWD). For each value line, in order, one JSON
 # line goes to stdout (and to the file $ORACLE_OUT, if set):
-#   {"i": 0, "line": 1, "ok": true, "type": 2, "text": "1", "hex": "0200000001000000"}
+#   {"i": 0, "line": 1, "ok": true, "type": 2, "text": "31", "hex": "0200000001000000"}
 # i counts value lines from 0, line is the 1-based line number, type is typeof(value),
-# text is var_to_str(value), hex is var_to_bytes(value), the value written back.
+# text is the UTF-8 hex of var_to_str(value), hex is var_to_bytes(value), the value written back.
+# (Text goes as hex: the engines' JSON escapes of control characters are not JSON.)
 # ORACLE_OBJECTS=1 uses bytes_to_var_with_objects / var_to_bytes_with_objects.
 # Only lines starting with "{" are results.
 #
@@ -50,7 +51,7 @@ func _init():
 		var res := {"i": i, "line": line_no, "ok": ok, "type": -1, "text": "", "hex": ""}
 		if ok:
 			res["type"] = typeof(v)
-			res["text"] = var_to_str(v)
+			res["text"] = var_to_str(v).to_utf8_buffer().hex_encode()
 			var back := var_to_bytes_with_objects(v) if objects else var_to_bytes(v)
 			res["hex"] = back.hex_encode()
 		var json := JSON.stringify(res)
