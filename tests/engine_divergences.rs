@@ -42,10 +42,15 @@ const GODOT4: &[&str] = &[
     // Array[Nil] is an untyped Array.
     "1c000100 00000000 00000000",
     "1c000100 00000000 02000000 00000000 00000000",
+    // Class- and script-typed arrays read without objects are typed EncodedObjectAsID.
+    "1c000200 04000000 4e6f6465 00000000",
+    "1c000200 04000000 4e6f6465 02000000 00000000 18000100 39300000 00000000",
+    "1c000300 0a000000 7265733a 2f2f782e 67640000 01000000 00000000",
 ];
 
 fn has_object(v: &Variant) -> bool {
     matches!(v, Variant::ObjectId(_) | Variant::Object(_))
+        || v.as_array().is_some_and(|a| a.iter().any(has_object))
 }
 
 fn check(name: &str, dialect: Dialect, godot32: bool, inputs: &[&str]) {

@@ -274,10 +274,18 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                     name: ty.name_in(Dialect::Godot4).into(),
                 }
             }
-            _ => ContainerType {
-                kind,
-                name: self.str()?.to_owned(),
-            },
+            _ => {
+                let name = self.str()?.to_owned();
+                if self.cfg.allow_objects {
+                    ContainerType { kind, name }
+                } else {
+                    // Without objects the engine holds ids, and types the container so.
+                    ContainerType {
+                        kind: 2,
+                        name: "EncodedObjectAsID".into(),
+                    }
+                }
+            }
         })
     }
 
