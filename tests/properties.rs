@@ -16,12 +16,17 @@ struct AnyVariant4(Variant);
 struct AnyVariant2(Variant);
 
 fn string(g: &mut Gen) -> String {
-    // Godot strings cannot hold NUL and drop a leading BOM; the encoder refuses both.
+    // Godot strings cannot hold NUL (the encoder refuses it); a leading BOM is kept
+    // by writing one more.
     let s: String = String::arbitrary(g)
         .chars()
         .filter(|c| *c != '\0')
         .collect();
-    s.trim_start_matches('\u{feff}').to_owned()
+    if u8::arbitrary(g) % 8 == 0 {
+        format!("\u{feff}{s}")
+    } else {
+        s
+    }
 }
 
 fn f32s<const N: usize>(g: &mut Gen) -> [f32; N] {

@@ -7,25 +7,32 @@ use super::{patch_count, put_u32, Serializer};
 use crate::error::{Error, ErrorKind, Result};
 use crate::table::PoolElem;
 
-/// Godot strings cannot hold NUL (the decoder stops there) and drop a leading BOM:
-/// refuse what the engine would silently change.
+/// Godot strings cannot hold NUL (the decoder stops there): refuse what the engine
+/// would silently cut.
 #[inline]
 pub(crate) fn check_godot_str(s: &str) -> Result<()> {
     // A plain loop: most strings are short keys, where a memchr call costs more.
-    if !s.bytes().any(|b| b == 0) && !s.starts_with('\u{feff}') {
-        return Ok(());
-    }
-    if s.starts_with('\u{feff}') {
-        return Err(Error::new(ErrorKind::Unrepresentable(
-            "a string starting with U+FEFF (Godot drops a leading BOM)".into(),
-        )));
-    }
-    if s.as_bytes().contains(&0) {
+    if s.bytes().any(|b| b == 0) {
         return Err(Error::new(ErrorKind::Unrepresentable(
             "a string containing NUL (Godot cuts strings at NUL)".into(),
         )));
     }
     Ok(())
+}
+
+/// UTF-8 of U+FEFF. The engine drops one at the start of every string it reads, so a
+/// string that starts with one is written with one more in front: the engine (and this
+/// crate) then reads the string as it was. The engine itself writes such a string
+/// without it, and reads back one character less.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+#[inline]
+fn bom_len(s: &str) -> usize {
+    if s.starts_with('\u{feff}') {
+        BOM.len()
+    } else {
+        0
+    }
 }
 
 #[inline]
@@ -37,9 +44,11 @@ fn pad(out: &mut Vec<u8>, len: usize) {
 /// Length, UTF-8 bytes, zero padding. The caller has checked the string.
 #[inline]
 pub(crate) fn put_str(out: &mut Vec<u8>, s: &str) {
-    put_u32(out, s.len() as u32);
+    let bom = bom_len(s);
+    put_u32(out, (bom + s.len()) as u32);
+    out.extend_from_slice(&BOM[..bom]);
     out.extend_from_slice(s.as_bytes());
-    pad(out, s.len());
+    pad(out, bom + s.len());
 }
 
 /// Count, bytes, zero padding.
@@ -54,10 +63,12 @@ pub(crate) fn put_bytes(out: &mut Vec<u8>, v: &[u8]) -> Result<()> {
 
 /// A PoolStringArray element: length with the NUL, bytes, NUL, zero padding.
 fn put_pool_str(out: &mut Vec<u8>, s: &str) {
-    put_u32(out, s.len() as u32 + 1);
+    let bom = bom_len(s);
+    put_u32(out, (bom + s.len()) as u32 + 1);
+    out.extend_from_slice(&BOM[..bom]);
     out.extend_from_slice(s.as_bytes());
     out.push(0);
-    pad(out, s.len() + 1);
+    pad(out, bom + s.len() + 1);
 }
 
 fn wrong(expected: &'static str, found: &str) -> Error {
