@@ -10,8 +10,9 @@
 # target; a crashing target leaves its input in fuzz/artifacts/<target>/ and makes the
 # script exit 1. Full logs: fuzz/target/fuzz-logs/.
 #
-# Environment: FUZZ_BUILD_FLAGS (extra `cargo fuzz build/run` flags, e.g. "-s none"),
-# FUZZ_ALLOW_REENCODE (see fuzz/src/lib.rs; only to get past an already recorded finding).
+# Environment: FUZZ_BUILD_FLAGS (extra `cargo fuzz build/run` flags, e.g. "-s none");
+# FUZZ_ALLOW_REENCODE (fuzz/src/lib.rs) only to get a long campaign past a finding
+# already recorded, never in CI.
 set -euo pipefail
 
 usage() { echo "usage: $0 SECONDS [TARGET...]" >&2; exit 2; }

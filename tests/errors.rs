@@ -246,3 +246,19 @@ fn display_of_nan_keys_does_not_panic() {
         .to_string()
         .contains("nan"));
 }
+
+/// A Godot 4 value printed as Godot 3 (or 2) text: keys of types the dialect lacks
+/// must still sort in a total order. The input is the fuzzer's (selector byte, then a
+/// Godot 4 value whose dictionary has Vector2i and Vector4i keys); it panicked the sort.
+#[test]
+fn display_of_foreign_keys_does_not_panic() {
+    let data =
+        std::fs::read(common::root().join("tests/fixtures/fuzz/display_foreign_key_sort.bin"))
+            .unwrap();
+    let g4 = Config::new().dialect(Dialect::Godot4);
+    let (v, _) = g4.take_from_slice::<Variant>(&data[1..]).unwrap();
+    for dialect in [Dialect::Godot2, Dialect::Godot3, Dialect::Godot4] {
+        assert!(!v.display(dialect).to_string().is_empty());
+        assert!(!v.display(dialect).godot_3_2().to_string().is_empty());
+    }
+}

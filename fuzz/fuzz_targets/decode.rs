@@ -33,7 +33,8 @@ fuzz_target!(|data: &[u8]| {
     // from_slice is take_from_slice plus "nothing after it".
     assert_eq!(whole.is_ok(), used == bytes.len(), "from_slice vs take_from_slice ({used} of {})", bytes.len());
 
-    // Text forms: no panic, in every dialect and both Godot 3 flavours.
+    // Text forms: no panic, in every dialect (a Godot 4 value printed as Godot 3 text is
+    // what `to_string` does) and both Godot 3 flavours.
     let _ = v.to_string();
     for d in [Dialect::Godot2, Dialect::Godot3, Dialect::Godot4] {
         let _ = v.display(d).to_string();

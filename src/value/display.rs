@@ -178,7 +178,12 @@ fn c_escape(s: &str, question: bool) -> String {
 /// the dialect's type id, then by value for the types that have an order.
 fn key_order(a: &Variant, b: &Variant, dialect: Dialect) -> Ordering {
     use Variant::*;
-    let id = |v: &Variant| dialect.id_of(v.get_type()).unwrap_or(u32::MAX);
+    // Types the dialect lacks (a Godot 4 value printed as Godot 3 text) sort last, by
+    // type: the order must stay total, or the sort may panic.
+    let id = |v: &Variant| {
+        let ty = v.get_type();
+        (dialect.id_of(ty).unwrap_or(u32::MAX), ty)
+    };
     let (ta, tb) = (id(a), id(b));
     if ta != tb {
         return ta.cmp(&tb);
