@@ -642,3 +642,22 @@ fn typed_containers_name_their_types_in_other_formats() {
         "{err}"
     );
 }
+
+/// A string field does not take a PoolByteArray as UTF-8 (serde's `String` would): a
+/// string must not hold what a Godot string cannot. Found by the `decode_struct` fuzzer.
+#[test]
+fn strings_do_not_come_from_byte_arrays() {
+    let bytes = to_vec(&PoolByteArray(vec![b'a', 0, b'b'])).unwrap();
+    let err = from_slice::<String>(&bytes).unwrap_err();
+    assert!(matches!(err.kind(), ErrorKind::InvalidType { .. }), "{err}");
+    assert_eq!(err.offset(), Some(0));
+    let v: Variant = from_slice(&bytes).unwrap();
+    assert!(godot_bin::from_variant::<String>(v).is_err());
+    // Bytes still read as bytes.
+    assert_eq!(
+        from_slice::<serde_bytes::ByteBuf>(&bytes)
+            .unwrap()
+            .into_vec(),
+        b"a\0b"
+    );
+}

@@ -580,8 +580,23 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         self.any(h, visitor, true).map_err(|e| e.or_at(at))
     }
 
+    /// Strings come from String, StringName and NodePath. A PoolByteArray is offered as a
+    /// sequence here, not as bytes, which serde's `String` would take as UTF-8: a string
+    /// must not hold what a Godot string cannot (NUL).
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+
     serde::forward_to_deserialize_any! {
-        i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf map identifier ignored_any
+        i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 bytes byte_buf map identifier ignored_any
     }
 
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {

@@ -173,6 +173,19 @@ impl<'de> de::Deserializer<'de> for VariantDeserializer {
         }
     }
 
+    // As the byte deserializer: a PoolByteArray is a sequence to a string, never UTF-8.
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+
     fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
         self.deserialize_seq(visitor)
     }
@@ -296,7 +309,7 @@ impl<'de> de::Deserializer<'de> for VariantDeserializer {
     }
 
     serde::forward_to_deserialize_any! {
-        i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string map identifier ignored_any
+        i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 map identifier ignored_any
     }
 }
 
