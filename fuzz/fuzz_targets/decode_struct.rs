@@ -20,7 +20,7 @@ fuzz_target!(|bytes: &[u8]| {
     ] {
         let Ok(state) = cfg.from_slice::<GameState>(bytes) else { continue };
         // Same rule as `decode`: writing back what was read must work, unless the error
-        // is an accepted unrepresentable case (godot_bin_fuzz::UNREPRESENTABLE, empty).
+        // is an accepted unrepresentable case (godot_bin_fuzz::UNREPRESENTABLE).
         let first = match cfg.to_vec(&state) {
             Ok(first) => first,
             Err(e) if reencode_allowed(&e) => continue,
