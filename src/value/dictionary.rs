@@ -97,11 +97,15 @@ impl Dictionary {
 
 impl Hash for Dictionary {
     fn hash<H: Hasher>(&self, h: &mut H) {
+        // Equality ignores entry order, so the hash must too: a sum of entry hashes.
         self.0.len().hash(h);
-        for (k, v) in self.0.iter() {
-            k.hash(h);
-            v.hash(h);
+        let mut sum = 0u64;
+        for entry in self.0.iter() {
+            let mut one = std::collections::hash_map::DefaultHasher::new();
+            entry.hash(&mut one);
+            sum = sum.wrapping_add(one.finish());
         }
+        sum.hash(h);
     }
 }
 

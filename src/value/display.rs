@@ -1,7 +1,6 @@
 //! `Display` for `Variant`: Godot 3's `var2str` text, quirks included (checked against
 //! the engine's own output in the golden fixtures).
 
-use std::cmp::Ordering;
 use std::fmt::{self, Write};
 
 use super::{ContainerType, Dictionary, Variant};
@@ -174,45 +173,6 @@ fn c_escape(s: &str, question: bool) -> String {
     out
 }
 
-/// Godot's `Variant::operator<` as far as the text writer sorts dictionary keys: by
-/// the dialect's type id, then by value for the types that have an order.
-fn key_order(a: &Variant, b: &Variant, dialect: Dialect) -> Ordering {
-    use Variant::*;
-    // Types the dialect lacks (a Godot 4 value printed as Godot 3 text) sort last, by
-    // type: the order must stay total, or the sort may panic.
-    let id = |v: &Variant| {
-        let ty = v.get_type();
-        (dialect.id_of(ty).unwrap_or(u32::MAX), ty)
-    };
-    let (ta, tb) = (id(a), id(b));
-    if ta != tb {
-        return ta.cmp(&tb);
-    }
-    match (a, b) {
-        (Bool(x), Bool(y)) => x.cmp(y),
-        (Int(x), Int(y)) => x.cmp(y),
-        (Float(x), Float(y)) => real_order(*x, *y),
-        (String(x), String(y)) => x.cmp(y),
-        (StringName(x), StringName(y)) => x.cmp(y),
-        (Vector2(x), Vector2(y)) => {
-            real_order(x.x.into(), y.x.into()).then(real_order(x.y.into(), y.y.into()))
-        }
-        (Vector3(x), Vector3(y)) => real_order(x.x.into(), y.x.into())
-            .then(real_order(x.y.into(), y.y.into()))
-            .then(real_order(x.z.into(), y.z.into())),
-        (Vector2i(x), Vector2i(y)) => (x.x, x.y).cmp(&(y.x, y.y)),
-        (Vector3i(x), Vector3i(y)) => (x.x, x.y, x.z).cmp(&(y.x, y.y, y.z)),
-        _ => Ordering::Equal,
-    }
-}
-
-/// Numbers in order, NaN after all of them: a total order (the sort panics on anything
-/// less), which the engine's `<` matches wherever it is itself consistent.
-fn real_order(a: f64, b: f64) -> Ordering {
-    a.partial_cmp(&b)
-        .unwrap_or_else(|| a.is_nan().cmp(&b.is_nan()))
-}
-
 /// Prints a `Variant` as the given dialect's `var2str` / `var_to_str`.
 pub struct VariantDisplay<'a> {
     value: &'a Variant,
@@ -348,7 +308,11 @@ impl<'a> VariantDisplay<'a> {
             return f.write_str(if self.godot32 { "{\n\n}" } else { "{\n}" });
         }
         let mut entries: Vec<_> = d.iter().collect();
-        entries.sort_by(|a, b| key_order(a.0, b.0, self.dialect));
+        let (dialect, godot32) = (self.dialect, self.godot32);
+        let less = |a: (&Variant, &Variant), b: (&Variant, &Variant)| {
+            super::order::key_less(a.0, b.0, dialect, godot32)
+        };
+        super::sort::sort(&mut entries, &less);
         f.write_str("{\n")?;
         for (i, (k, v)) in entries.into_iter().enumerate() {
             if i > 0 {

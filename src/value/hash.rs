@@ -26,7 +26,16 @@ fn hash_floats<T: Floats, H: Hasher>(v: &T, h: &mut H) {
 impl Hash for Variant {
     fn hash<H: Hasher>(&self, h: &mut H) {
         use Variant::*;
-        std::mem::discriminant(self).hash(h);
+        // Values that compare equal across variants hash as one of them.
+        match self {
+            String(_) | StringName(_) => std::mem::discriminant(&String(Default::default())),
+            Array(_) | TypedArray(_) => std::mem::discriminant(&Array(Vec::new())),
+            Dictionary(_) | TypedDictionary(_) => {
+                std::mem::discriminant(&Dictionary(Default::default()))
+            }
+            _ => std::mem::discriminant(self),
+        }
+        .hash(h);
         match self {
             Nil => {}
             Bool(b) => b.hash(h),
@@ -62,14 +71,14 @@ impl Hash for Variant {
             Vector4(v) => hash_floats(v, h),
             Vector4i(v) => v.hash(h),
             Projection(v) => hash_floats(&**v, h),
-            StringName(v) => v.hash(h),
+            StringName(v) => v.0.hash(h),
             Callable(v) => v.hash(h),
             Signal(v) => v.hash(h),
             PackedInt64Array(a) => a.0.hash(h),
             PackedFloat64Array(a) => a.iter().for_each(|f| hash_float(*f, h)),
             PackedVector4Array(a) => a.iter().for_each(|v| hash_floats(v, h)),
-            TypedArray(a) => a.hash(h),
-            TypedDictionary(d) => d.hash(h),
+            TypedArray(a) => a.items.hash(h),
+            TypedDictionary(d) => d.entries.hash(h),
             Image(i) => i.hash(h),
             InputEvent(e) => e.hash(h),
         }

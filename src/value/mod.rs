@@ -8,8 +8,10 @@ mod from_variant;
 mod grisu;
 mod hash;
 mod object;
+mod order;
 mod partial_eq;
 mod ser;
+mod sort;
 mod to_variant;
 mod typed;
 
@@ -222,6 +224,14 @@ impl Variant {
             Some(s)
         } else {
             None
+        }
+    }
+
+    /// The text of a String or a StringName.
+    pub(crate) fn as_str_like(&self) -> Option<&std::string::String> {
+        match self {
+            Variant::String(s) | Variant::StringName(crate::StringName(s)) => Some(s),
+            _ => None,
         }
     }
 

@@ -1,4 +1,6 @@
-//! `PartialEq` for `Variant`: Godot's dictionary-key identity.
+//! `PartialEq` for `Variant`: Godot's dictionary-key identity (`hash_compare`, and
+//! Godot 4's `StringLikeVariantComparator`): a typed and an untyped container with
+//! the same contents are one key, as are a String and a StringName with the same text.
 
 use super::Variant;
 use crate::types::Floats;
@@ -28,7 +30,7 @@ impl PartialEq for Variant {
             Bool(a) => matches!(other, Bool(b) if a == b),
             Int(a) => matches!(other, Int(b) if a == b),
             Float(a) => matches!(other, Float(b) if float_eq(*a, *b)),
-            String(a) => matches!(other, String(b) if a == b),
+            String(a) => other.as_str_like() == Some(a),
             Vector2(a) => matches!(other, Vector2(b) if floats_eq(a, b)),
             Rect2(a) => matches!(other, Rect2(b) if floats_eq(a, b)),
             Vector3(a) => matches!(other, Vector3(b) if floats_eq(a, b)),
@@ -43,8 +45,8 @@ impl PartialEq for Variant {
             Rid(a) => matches!(other, Rid(b) if a == b),
             Object(a) => matches!(other, Object(b) if a == b),
             ObjectId(a) => matches!(other, ObjectId(b) if a == b),
-            Dictionary(a) => matches!(other, Dictionary(b) if a == b),
-            Array(a) => matches!(other, Array(b) if a == b),
+            Dictionary(a) => other.as_dictionary() == Some(a),
+            Array(a) => other.as_array() == Some(a),
             PoolByteArray(a) => matches!(other, PoolByteArray(b) if a == b),
             PoolIntArray(a) => matches!(other, PoolIntArray(b) if a == b),
             PoolRealArray(a) => matches!(other, PoolRealArray(b)
@@ -59,7 +61,7 @@ impl PartialEq for Variant {
             Vector4(a) => matches!(other, Vector4(b) if floats_eq(a, b)),
             Vector4i(a) => matches!(other, Vector4i(b) if a == b),
             Projection(a) => matches!(other, Projection(b) if floats_eq(&**a, &**b)),
-            StringName(a) => matches!(other, StringName(b) if a == b),
+            StringName(a) => other.as_str_like() == Some(&a.0),
             Callable(a) => matches!(other, Callable(b) if a == b),
             Signal(a) => matches!(other, Signal(b) if a == b),
             PackedInt64Array(a) => matches!(other, PackedInt64Array(b) if a == b),
@@ -68,8 +70,8 @@ impl PartialEq for Variant {
             PackedVector4Array(a) => {
                 matches!(other, PackedVector4Array(b) if all_eq(a, b, floats_eq))
             }
-            TypedArray(a) => matches!(other, TypedArray(b) if a == b),
-            TypedDictionary(a) => matches!(other, TypedDictionary(b) if a == b),
+            TypedArray(a) => other.as_array() == Some(&a.items),
+            TypedDictionary(a) => other.as_dictionary() == Some(&a.entries),
             Image(a) => matches!(other, Image(b) if a == b),
             InputEvent(a) => matches!(other, InputEvent(b)
                 if a.device == b.device && a.kind.words() == b.kind.words()),
