@@ -42,6 +42,7 @@ pub struct Config {
     pub(crate) max_depth: usize,
     pub(crate) max_bytes: usize,
     pub(crate) allow_objects: bool,
+    pub(crate) strict_typed_containers: bool,
 }
 
 /// The engine build's `real_t`: what width math types (Vector2, Transform, ...) have.
@@ -63,6 +64,7 @@ impl Default for Config {
             max_depth: DEFAULT_MAX_DEPTH,
             max_bytes: usize::MAX,
             allow_objects: false,
+            strict_typed_containers: false,
         }
     }
 }
@@ -111,6 +113,35 @@ impl Config {
     /// `bytes2var(bytes, allow_objects)`. Objects sent as an instance id are always allowed.
     pub fn allow_objects(mut self, allow: bool) -> Self {
         self.allow_objects = allow;
+        self
+    }
+
+    /// What to do with an element of a Godot 4 typed container (`Array[int]`,
+    /// `Dictionary[String, int]`) whose type is not the declared one.
+    ///
+    /// By default (`false`) decoding follows the engine: a [`Variant`](crate::Variant)
+    /// holds what `bytes_to_var` makes of the bytes, which converts the elements Godot's
+    /// strict conversion allows (a float in an `Array[int]` is truncated) and drops the
+    /// others (of a typed Dictionary, only keys are checked, as in the engine). With
+    /// `true`, such an element is an [`ErrorKind::InvalidType`](crate::ErrorKind) at its
+    /// byte offset, whatever the target type.
+    ///
+    /// ```
+    /// use godot_bin::{Config, Dialect, ErrorKind, Variant};
+    /// // Array[int]([7, 2.5]) as a sender that does not check its types could write it.
+    /// let bytes = [
+    ///     0x1c, 0, 1, 0, 2, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 7, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0x20, 0x40,
+    /// ];
+    /// let cfg = Config::new().dialect(Dialect::Godot4);
+    /// let v: Variant = cfg.from_slice(&bytes)?;
+    /// assert_eq!(v.display(Dialect::Godot4).to_string(), "Array[int]([7, 2])");
+    /// let err = cfg.strict_typed_containers(true).from_slice::<Variant>(&bytes).unwrap_err();
+    /// assert!(matches!(err.kind(), ErrorKind::InvalidType { .. }));
+    /// assert_eq!(err.offset(), Some(20));
+    /// # Ok::<(), godot_bin::Error>(())
+    /// ```
+    pub fn strict_typed_containers(mut self, strict: bool) -> Self {
+        self.strict_typed_containers = strict;
         self
     }
 

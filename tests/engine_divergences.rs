@@ -44,6 +44,8 @@ const GODOT4: &[&str] = &[
     // RIDs and object ids print as signed 64-bit ints.
     "17000000 00000000 00000080",
     "18000100 00000000 00000080",
+    // A null stays in an Array[Object], which without objects is typed EncodedObjectAsID.
+    "1c000100 18000000 01000000 00000000",
     // Array[Nil] is an untyped Array.
     "1c000100 00000000 00000000",
     "1c000100 00000000 02000000 00000000 00000000",
@@ -54,6 +56,38 @@ const GODOT4: &[&str] = &[
     // 24 keys: String and StringName compare as strings (and "a", &"a" are one key,
     // as are -0.0 and 0.0, and [1] and Array[int]([1])); NaN; vectors; RIDs unsigned.
     "1b00000018000000040000000100000062000000020000000000000015000000010000006100000002000000010000000400000001000000610000000200000002000000150000000100000063000000020000000300000003000100000000000000f87f020000000400000003000100000000000000f03f0200000005000000030001000000000000000080020000000600000003000100000000000000000002000000070000000200000005000000020000000800000002000000fbffffff02000000090000000c0000000000803f000000400000404000008040020000000a0000000c0000000000803f00000040000040400000c07f020000000b0000000c00000000000000000010410000104100001041020000000c0000000d00000001000000020000000300000004000000020000000d0000000d000000010000000200000003000000fcffffff020000000e000000170000000500000000000080020000000f00000017000000070000000000000002000000100000001c00000001000000020000000100000002000000110000001c0001000200000001000000020000000100000002000000120000001c000000020000000200000001000000020000000000000002000000130000001c0000000000000002000000140000001c0000000100000003000100000000000000f87f0200000015000000050000000000c07f0000803f020000001600000005000000000000000000803f0200000017000000",
+];
+
+/// Godot 4 typed containers holding elements of other types: what the engine converts,
+/// and what it drops. Every one has a mismatching element.
+const GODOT4_CONFORM: &[&str] = &[
+    // floats, bools, strings and nulls in an Array[int].
+    "1c000100 02000000 0a000000 03000100 9a999999 99990540 03000100 9a999999 999905c0 01000000 01000000 04000000 01000000 35000000 05000000 0000803f 00000040 00000000 03000100 00000000 0000f87f 03000100 9c750088 3ce4377e 03000100 9c750088 3ce437fe 02000100 00000000 00010000",
+    // Array[float].
+    "1c000100 03000000 04000000 02000000 03000000 01000000 01000000 04000000 01000000 31000000 02000100 00000000 000000c0",
+    // Array[bool].
+    "1c000100 01000000 06000000 02000000 02000000 02000000 00000000 03000100 00000000 0000e03f 03000100 00000000 0000f87f 03000100 00000000 00000000 00000000",
+    // vectors to their integer forms and back (truncation, NaN and overflow to INT32_MIN).
+    "1c000100 06000000 03000000 05000000 0000c03f 000020c0 05000000 0000c07f 5ed0324f 06000000 01000000 02000000",
+    "1c000100 05000000 02000000 06000000 f9ffffff ffffff7f 05000000 0000803f 00000040",
+    "1c000100 0a000000 01000000 09000000 3333f33f 3333f3bf 0000c07f",
+    "1c000100 09000000 01000000 0a000000 01000000 02000000 fdffffff",
+    "1c000100 0d000000 01000000 0c000000 3333f33f 3333f3bf 0000c07f 5ed032cf",
+    "1c000100 0c000000 01000000 0d000000 01000000 02000000 03000000 04000000",
+    "1c000100 08000000 01000000 07000000 0000c03f 00002040 000060c0 f9021550",
+    "1c000100 07000000 01000000 08000000 01000000 02000000 03000000 04000000",
+    // String, StringName and NodePath into each other.
+    "1c000100 04000000 03000000 15000000 01000000 61000000 16000000 01000080 00000000 00000000 05000000 782f793a 7a000000 02000000 01000000",
+    "1c000100 15000000 02000000 04000000 01000000 62000000 16000000 01000080 00000000 00000000 01000000 70000000",
+    "1c000100 16000000 03000000 04000000 05000000 612f623a 63000000 04000000 04000000 2f616273 15000000 01000000 6e000000",
+    // a Basis in an Array[Transform3D]; ints in an Array[Color] (0xRRGGBBAA).
+    "1c000100 12000000 01000000 11000000 0000803f 00000040 00004040 00008040 0000a040 0000c040 0000e040 00000041 00001041",
+    "1c000100 14000000 03000000 02000000 80ff007f 02000000 ffffffff 03000100 00000000 0000f03f",
+    // A null goes from an Array[RID].
+    "1c000100 17000000 01000000 00000000",
+    // typed Dictionary: keys convert or go (a converted key onto an existing one replaces its value), values stay.
+    "1b000500 04000000 02000000 04000000 04000000 01000000 61000000 04000000 01000000 78000000 02000000 05000000 02000000 01000000 15000000 01000000 62000000 03000100 00000000 00000440 00000000 02000000 03000000",
+    "1b000500 02000000 03000000 03000000 03000100 00000000 00000440 02000000 01000000 02000000 02000000 02000000 07000000 03000100 00000000 0000f83f 00000000",
 ];
 
 fn has_object(v: &Variant) -> bool {
@@ -130,5 +164,72 @@ fn godot_3_6_reads_like_the_crate() {
 
 #[test]
 fn godot_4_6_reads_like_the_crate() {
+    check("godot4", Dialect::Godot4, false, GODOT4_CONFORM);
     check("godot4", Dialect::Godot4, false, GODOT4);
+}
+
+/// Conversions the engine makes that the crate does not reproduce (named colors,
+/// rotations, projections, packed arrays from Arrays): decoding says so, never guesses.
+#[test]
+fn conversions_the_crate_does_not_reproduce_are_errors() {
+    let inputs = [
+        // A Quaternion in an Array[Basis].
+        "1c000100 11000000 01000000 0f000000 00000000 00000000 00000000 0000803f",
+        // A String in an Array[Color] ("red").
+        "1c000100 14000000 01000000 04000000 03000000 72656400",
+        // An Array in an Array[PackedFloat32Array].
+        "1c000100 20000000 01000000 1c000000 01000000 02000000 01000000",
+    ];
+    let cfg = Config::new().dialect(Dialect::Godot4);
+    for input in inputs {
+        let err = cfg.from_slice::<Variant>(&unhex(input)).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("does not reproduce that conversion"),
+            "{input}: {err}"
+        );
+    }
+    let Some(engine) = engine("godot4") else {
+        return;
+    };
+    let hexes: Vec<String> = inputs.iter().map(|h| hex(&unhex(h))).collect();
+    for (input, read) in inputs
+        .iter()
+        .zip(oracle_reads(&engine, Dialect::Godot4, &hexes))
+    {
+        assert!(read.ok && !read.text.ends_with("([])"), "{input}: {read:?}");
+    }
+}
+
+/// `strict_typed_containers(true)`: every mismatching element above is an error at its
+/// offset; matching ones still decode.
+#[test]
+fn strict_typed_containers_refuse_what_the_engine_converts() {
+    let cfg = Config::new()
+        .dialect(Dialect::Godot4)
+        .strict_typed_containers(true);
+    // Array[int]([2.7, ...]): the float at byte 12.
+    let err = cfg
+        .from_slice::<Variant>(&unhex(GODOT4_CONFORM[0]))
+        .unwrap_err();
+    assert!(
+        matches!(err.kind(), godot_bin::ErrorKind::InvalidType { .. }),
+        "{err}"
+    );
+    assert_eq!(err.offset(), Some(12), "{err}");
+    for input in GODOT4_CONFORM {
+        assert!(cfg.from_slice::<Variant>(&unhex(input)).is_err(), "{input}");
+    }
+    // A typed Dictionary's values are checked too: Dictionary[String, int]({"a": "x"}).
+    let err = cfg
+        .from_slice::<Variant>(&unhex(
+            "1b000500 04000000 02000000 01000000 04000000 01000000 61000000 04000000 01000000 78000000",
+        ))
+        .unwrap_err();
+    assert_eq!(err.offset(), Some(28), "{err}");
+    let ok = "1c000100 02000000 02000000 02000000 07000000 02000000 08000000";
+    let v: Variant = cfg.from_slice(&unhex(ok)).unwrap();
+    assert_eq!(v.display(Dialect::Godot4).to_string(), "Array[int]([7, 8])");
+    let back: Vec<i64> = cfg.from_slice(&unhex(ok)).unwrap();
+    assert_eq!(back, [7, 8]);
 }

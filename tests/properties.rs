@@ -155,6 +155,16 @@ fn container_type(g: &mut Gen) -> ContainerType {
     }
 }
 
+/// An element a container of type `ty` holds as it is (Godot 4 converts or drops others).
+fn element(g: &mut Gen, ty: &ContainerType) -> Variant {
+    match ty {
+        ContainerType::Builtin(VariantType::Int) => Variant::Int(i64::arbitrary(g)),
+        ContainerType::Builtin(VariantType::String) => Variant::String(string(g)),
+        ContainerType::Builtin(_) => Variant::Vector3(v3(g)),
+        ContainerType::Class(_) | ContainerType::Script(_) => Variant::Nil,
+    }
+}
+
 fn variant4(g: &mut Gen, depth: usize) -> Variant {
     match u8::arbitrary(g) % 18 {
         0 => Variant::Vector2i(Vector2i::new(i32::arbitrary(g), i32::arbitrary(g))),
@@ -182,18 +192,25 @@ fn variant4(g: &mut Gen, depth: usize) -> Variant {
         10 => Variant::PackedFloat64Array(PackedFloat64Array(Vec::arbitrary(g))),
         11 => Variant::PackedVector4Array((0..usize::arbitrary(g) % 4).map(|_| v4(g)).collect()),
         12 => Variant::Rid(Rid(u64::arbitrary(g))),
-        13 if depth > 0 => Variant::from(TypedArray {
-            element: container_type(g),
-            items: (0..usize::arbitrary(g) % 4)
-                .map(|_| variant4(g, depth - 1))
-                .collect(),
-        }),
+        13 if depth > 0 => {
+            let ty = container_type(g);
+            Variant::from(TypedArray {
+                items: (0..usize::arbitrary(g) % 4)
+                    .map(|_| element(g, &ty))
+                    .collect(),
+                element: ty,
+            })
+        }
         14 if depth > 0 => {
+            let key = Option::<()>::arbitrary(g).map(|_| container_type(g));
             let mut entries = Dictionary::new();
             for _ in 0..usize::arbitrary(g) % 4 {
-                entries.insert(variant4(g, depth - 1), variant4(g, depth - 1));
+                let k = match &key {
+                    Some(ty) => element(g, ty),
+                    None => variant4(g, depth - 1),
+                };
+                entries.insert(k, variant4(g, depth - 1));
             }
-            let key = Option::<()>::arbitrary(g).map(|_| container_type(g));
             // Both untyped is a plain Dictionary on the wire.
             let value = match (&key, Option::<()>::arbitrary(g)) {
                 (None, _) | (_, Some(())) => Some(container_type(g)),

@@ -31,11 +31,78 @@ fn unconsumed(left: usize) -> Error {
 pub(crate) struct SeqAccess<'a, R> {
     de: &'a mut Deserializer<R>,
     left: usize,
+    /// Element (key) and value types every item must have (strict typed containers).
+    declared: [Option<Declared>; 2],
+}
+
+/// A typed container's declared element type, as far as a header can be checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Declared {
+    Builtin(VariantType),
+    /// A class or script: any Object, or null.
+    Object,
+}
+
+impl Declared {
+    pub(crate) fn of(t: &ContainerType) -> Option<Declared> {
+        match t.kind {
+            1 => VariantType::from_godot4_name(&t.name)
+                .filter(|ty| *ty != VariantType::Nil)
+                .map(|ty| match ty {
+                    VariantType::Object => Declared::Object,
+                    ty => Declared::Builtin(ty),
+                }),
+            2 | 3 => Some(Declared::Object),
+            _ => None,
+        }
+    }
+
+    fn admits(self, ty: VariantType) -> bool {
+        match self {
+            Declared::Builtin(want) => ty == want,
+            Declared::Object => matches!(ty, VariantType::Object | VariantType::Nil),
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Declared::Builtin(ty) => ty.name_in(crate::Dialect::Godot4),
+            Declared::Object => "Object",
+        }
+    }
 }
 
 impl<'a, 'de, R: Read<'de>> SeqAccess<'a, R> {
     pub(crate) fn new(de: &'a mut Deserializer<R>, left: usize) -> Self {
-        SeqAccess { de, left }
+        SeqAccess {
+            de,
+            left,
+            declared: [None, None],
+        }
+    }
+
+    pub(crate) fn declared(mut self, declared: [Option<Declared>; 2]) -> Self {
+        self.declared = declared;
+        self
+    }
+
+    /// Refuses an item whose header is not of the declared type.
+    fn check(&mut self, which: usize) -> Result<()> {
+        let Some(want) = self.declared[which] else {
+            return Ok(());
+        };
+        let h = self.de.peek()?;
+        if want.admits(h.ty) {
+            return Ok(());
+        }
+        let role = if which == 0 { "element" } else { "value" };
+        Err(Error::at(
+            ErrorKind::InvalidType {
+                found: format!("a {} {role}", h.ty.name_in(crate::Dialect::Godot4)),
+                expected: format!("the declared {role} type {}", want.name()),
+            },
+            h.at,
+        ))
     }
 
     pub(crate) fn finish(&self) -> Result<()> {
@@ -54,6 +121,7 @@ impl<'de, R: Read<'de>> de::SeqAccess<'de> for SeqAccess<'_, R> {
             return Ok(None);
         }
         self.left -= 1;
+        self.check(0)?;
         seed.deserialize(&mut *self.de).map(Some)
     }
 
@@ -70,10 +138,12 @@ impl<'de, R: Read<'de>> de::MapAccess<'de> for SeqAccess<'_, R> {
             return Ok(None);
         }
         self.left -= 1;
+        self.check(0)?;
         seed.deserialize(&mut *self.de).map(Some)
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        self.check(1)?;
         seed.deserialize(&mut *self.de)
     }
 

@@ -47,6 +47,9 @@ pub struct Deserializer<R> {
     depth: usize,
     /// A header already read on behalf of the next value (option checks, `Variant`).
     pending: Option<Header>,
+    /// The declared element (key, value) types of the typed container being opened,
+    /// kept for `items` when typed containers are strict.
+    declared: [Option<access::Declared>; 2],
     scratch: Vec<u8>,
 }
 
@@ -73,6 +76,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             cfg,
             depth: 0,
             pending: None,
+            declared: [None, None],
             scratch: Vec::new(),
         }
     }
@@ -141,7 +145,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         )
     }
 
-    fn peek(&mut self) -> Result<Header> {
+    pub(crate) fn peek(&mut self) -> Result<Header> {
         let h = self.header()?;
         self.pending = Some(h);
         Ok(h)
@@ -269,6 +273,13 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                     // The engine reads `Array[Nil]` as an untyped Array.
                     return Ok(ContainerType::default());
                 }
+                if ty == VariantType::Object && !self.cfg.allow_objects {
+                    // As for a class: without objects the engine holds ids.
+                    return Ok(ContainerType {
+                        kind: 2,
+                        name: "EncodedObjectAsID".into(),
+                    });
+                }
                 ContainerType {
                     kind,
                     name: ty.name_in(Dialect::Godot4).into(),
@@ -300,6 +311,9 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         } else {
             ContainerType::default()
         };
+        if self.cfg.strict_typed_containers {
+            self.declared = [access::Declared::of(&first), access::Declared::of(&second)];
+        }
         Ok([first, second])
     }
 
@@ -317,8 +331,9 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         } else {
             self.count("an Array count", 4, 0x7FFF_FFFF)?
         };
+        let declared = std::mem::take(&mut self.declared);
         self.nested(n, h.at, |de| {
-            let mut access = SeqAccess::new(de, n);
+            let mut access = SeqAccess::new(de, n).declared(declared);
             let v = if dict {
                 visitor.visit_map(&mut access)?
             } else {
@@ -764,6 +779,8 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
             visitor.visit_enum(de::value::U32Deserializer::new(i))
         } else if h.ty == VariantType::Dictionary {
             self.container_types(h)?;
+            // The one entry names the variant: its types are not checked.
+            self.declared = [None, None];
             let n = self.count("a Dictionary count", 8, 0x7FFF_FFFF)?;
             if n != 1 {
                 return Err(Error::at(

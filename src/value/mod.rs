@@ -1,5 +1,6 @@
 //! `Variant`: any Godot value, decoded without a schema.
 
+mod conform;
 mod de;
 mod dictionary;
 mod display;

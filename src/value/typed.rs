@@ -5,6 +5,7 @@ use std::fmt;
 use serde::de::{self, Deserialize, Deserializer, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeTupleStruct, Serializer};
 
+use super::conform::conform;
 use super::{Dictionary, Variant};
 use crate::dialect::VariantType;
 use crate::marker;
@@ -148,8 +149,20 @@ impl<'de> Deserialize<'de> for ArrayValue {
                 let element = element_type(&mut seq, 0, &self)?;
                 let items: Vec<Variant> = next(&mut seq, 2, &self)?;
                 Ok(ArrayValue(match element {
-                    None => Variant::Array(items),
-                    Some(element) => Variant::TypedArray(Box::new(TypedArray { element, items })),
+                    // Godot 4 reads `Array[Nil]` as an untyped Array.
+                    None | Some(ContainerType::Builtin(VariantType::Nil)) => Variant::Array(items),
+                    Some(element) => {
+                        let mut kept = Vec::with_capacity(items.len());
+                        for item in items {
+                            if let Some(v) = conform(&element, item).map_err(de::Error::custom)? {
+                                kept.push(v);
+                            }
+                        }
+                        Variant::TypedArray(Box::new(TypedArray {
+                            element,
+                            items: kept,
+                        }))
+                    }
                 }))
             }
         }
@@ -171,7 +184,16 @@ impl<'de> Deserialize<'de> for DictionaryValue {
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<DictionaryValue, A::Error> {
                 let key = element_type(&mut seq, 0, &self)?;
                 let value = element_type(&mut seq, 2, &self)?;
-                let entries: Dictionary = next(&mut seq, 4, &self)?;
+                let mut entries: Dictionary = next(&mut seq, 4, &self)?;
+                if let Some(ty) = &key {
+                    let mut kept = Dictionary::with_capacity(entries.len());
+                    for (k, v) in entries {
+                        if let Some(k) = conform(ty, k).map_err(de::Error::custom)? {
+                            kept.insert(k, v);
+                        }
+                    }
+                    entries = kept;
+                }
                 Ok(DictionaryValue(if key.is_none() && value.is_none() {
                     Variant::Dictionary(entries)
                 } else {
