@@ -67,6 +67,17 @@ pub enum ErrorKind {
     /// number, a layout the engine dropped).
     #[error("malformed data: {0}")]
     Malformed(&'static str),
+    /// Godot text that does not parse: the engine's message, and where (1-based line and
+    /// column, in characters; the error's offset is the byte offset).
+    #[error("{message} at line {line}, column {column}")]
+    Syntax {
+        /// What the parser expected, in the engine's words.
+        message: String,
+        /// The line, from 1.
+        line: usize,
+        /// The column in characters, from 1.
+        column: usize,
+    },
     /// Bytes of a string were not UTF-8.
     #[error("invalid UTF-8 in a string")]
     InvalidUtf8,
@@ -231,6 +242,7 @@ impl Error {
             | ErrorKind::ObjectsNotAllowed => Category::Limit,
             ErrorKind::Unrepresentable(_) => Category::Unsupported,
             ErrorKind::TrailingBytes
+            | ErrorKind::Syntax { .. }
             | ErrorKind::UnknownType { .. }
             | ErrorKind::InvalidType { .. }
             | ErrorKind::InvalidValue { .. }

@@ -86,6 +86,19 @@ pub(crate) fn conform(ty: &ContainerType, v: Variant) -> Result<Option<Variant>,
     }))
 }
 
+/// `Array::assign`, as the text parser builds a typed container: every element
+/// converts, or the container ends up empty.
+pub(crate) fn conform_all(ty: &ContainerType, items: Vec<Variant>) -> Result<Vec<Variant>, String> {
+    let mut out = Vec::with_capacity(items.len());
+    for item in items {
+        match conform(ty, item)? {
+            Some(v) => out.push(v),
+            None => return Ok(Vec::new()),
+        }
+    }
+    Ok(out)
+}
+
 fn unsupported(from: VariantType, to: VariantType) -> String {
     let name = |t: VariantType| t.name_in(crate::Dialect::Godot4);
     format!(

@@ -467,6 +467,7 @@ impl fmt::Display for VariantDisplay<'_> {
                 i.data.len()
             ),
             Variant::InputEvent(e) => write!(f, "InputEvent( {:?}, device {} )", e.kind, e.device),
+            Variant::ResourceRef(r) => write!(f, "{r}"),
         }
     }
 }

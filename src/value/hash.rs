@@ -81,6 +81,7 @@ impl Hash for Variant {
             TypedDictionary(d) => d.entries.hash(h),
             Image(i) => i.hash(h),
             InputEvent(e) => e.hash(h),
+            ResourceRef(r) => r.hash(h),
         }
     }
 }

@@ -11,15 +11,18 @@ mod hash;
 mod object;
 mod order;
 mod partial_eq;
+mod resource;
 mod ser;
 mod sort;
 mod to_variant;
 mod typed;
 
+pub(crate) use conform::conform_all;
 pub use dictionary::Dictionary;
 pub use display::VariantDisplay;
 pub(crate) use from_variant::VariantDeserializer;
 pub use object::Object;
+pub use resource::ResourceRef;
 pub(crate) use to_variant::VariantSerializer;
 pub use typed::{ContainerType, TypedArray, TypedDictionary};
 
@@ -135,6 +138,9 @@ pub enum Variant {
     Image(Box<Image>),
     /// `InputEvent` (Godot 2).
     InputEvent(InputEvent),
+    /// `Resource(...)`, `ExtResource(...)` or `SubResource(...)` read from text: a
+    /// reference, never loaded, with no binary form (encoding it is an error).
+    ResourceRef(Box<ResourceRef>),
 }
 
 impl Variant {
@@ -184,6 +190,7 @@ impl Variant {
             Variant::TypedDictionary(_) => VariantType::Dictionary,
             Variant::Image(_) => VariantType::Image,
             Variant::InputEvent(_) => VariantType::InputEvent,
+            Variant::ResourceRef(_) => VariantType::Object,
         }
     }
 

@@ -73,6 +73,7 @@ impl PartialEq for Variant {
             TypedArray(a) => other.as_array() == Some(&a.items),
             TypedDictionary(a) => other.as_dictionary() == Some(&a.entries),
             Image(a) => matches!(other, Image(b) if a == b),
+            ResourceRef(a) => matches!(other, ResourceRef(b) if a == b),
             InputEvent(a) => matches!(other, InputEvent(b)
                 if a.device == b.device && a.kind.words() == b.kind.words()),
         }

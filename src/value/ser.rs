@@ -58,6 +58,9 @@ impl Serialize for Variant {
             Variant::TypedDictionary(v) => v.serialize(s),
             Variant::Image(v) => v.serialize(s),
             Variant::InputEvent(v) => v.serialize(s),
+            Variant::ResourceRef(r) => Err(serde::ser::Error::custom(format_args!(
+                "{r} is a reference to a resource file, which has no binary form"
+            ))),
         }
     }
 }
