@@ -230,6 +230,10 @@ impl<'a> Lexer<'a> {
                 'U' if !self.g3 => self.hex_escape(6, unterminated)?,
                 other => other as u32,
             };
+            if self.g3 && (0xD800..=0xDFFF).contains(&code) {
+                // Godot 3 keeps each `\u` as one UTF-16 unit, a pair as two surrogates.
+                return self.fail("Godot 3 reads \\u escapes of surrogates as lone surrogates, which a Rust String cannot hold");
+            }
             match (lead.take(), code) {
                 (None, 0xD800..=0xDBFF) => lead = Some(code),
                 (Some(hi), 0xDC00..=0xDFFF) => {
@@ -242,8 +246,8 @@ impl<'a> Lexer<'a> {
                 (None, 0xDC00..=0xDFFF) => {
                     return self.fail("Invalid UTF-16 sequence in string, unpaired trail surrogate")
                 }
-                // `append_utf32` stores NUL and values past U+10FFFF as U+FFFD.
-                (None, 0) => out.push('\u{FFFD}'),
+                // Godot 4's `append_utf32` stores NUL as U+FFFD; Godot 3 keeps it.
+                (None, 0) if !self.g3 => out.push('\u{FFFD}'),
                 (None, c) => out.push(char::from_u32(c).unwrap_or('\u{FFFD}')),
             }
         }

@@ -54,8 +54,34 @@ pub fn from_str_in<T: DeserializeOwned>(s: &str, dialect: Dialect) -> Result<T> 
     Config::new().dialect(dialect).from_variant(v)
 }
 
+/// Reads the value at the start of `s` as `dialect`'s `str2var` / `str_to_var` does,
+/// which ignores whatever follows it; returns the value and the bytes it took.
+///
+/// ```
+/// use godot_bin::{text, Dialect, Variant};
+/// let (v, used) = text::parse_prefix("12abc", Dialect::Godot4)?;
+/// assert_eq!((v, used), (Variant::Int(12), 2));
+/// # Ok::<(), godot_bin::Error>(())
+/// ```
+pub fn parse_prefix(s: &str, dialect: Dialect) -> Result<(Variant, usize)> {
+    let bom = if s.starts_with('\u{feff}') { 3 } else { 0 };
+    let s = &s[bom..];
+    let mut p = parser::Parser::new(s, dialect, DEFAULT_MAX_DEPTH);
+    let result = (|| {
+        let tok = p.lex.next()?;
+        if tok == Tok::Eof {
+            return p.lex.fail("Expected value, got 'EOF'");
+        }
+        let v = p.value(tok)?;
+        Ok((v, bom + p.lex.pos))
+    })();
+    result.map_err(|f| syntax(s, f))
+}
+
 /// One value, then only whitespace and comments.
 fn parse(s: &str, dialect: Dialect) -> Result<Variant> {
+    // A byte order mark is not part of the text (the engines' strings drop it).
+    let s = s.strip_prefix('\u{feff}').unwrap_or(s);
     let mut p = parser::Parser::new(s, dialect, DEFAULT_MAX_DEPTH);
     let result = (|| {
         let tok = p.lex.next()?;

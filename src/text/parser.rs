@@ -218,14 +218,13 @@ impl<'a> Parser<'a> {
                 let v: Vec<f64> = self.numbers("Expected float in constructor")?;
                 Variant::PoolByteArray(PoolByteArray(v.into_iter().map(num_u8).collect()))
             }
+            "PackedIntArray" | "PackedRealArray" if g3 => {
+                return self.fail(format!("Unexpected identifier: '{id}'."))
+            }
             "PoolIntArray" | "IntArray" | "PackedInt32Array" | "PackedIntArray" => {
-                let v = self.int_list()?;
-                Variant::PoolIntArray(PoolIntArray(v.into_iter().map(|i| i as i32).collect()))
+                Variant::PoolIntArray(PoolIntArray(self.int32_list()?))
             }
-            "PackedInt64Array" if g3 => {
-                let v = self.int_list()?;
-                Variant::PoolIntArray(PoolIntArray(v.into_iter().map(|i| i as i32).collect()))
-            }
+            "PackedInt64Array" if g3 => Variant::PoolIntArray(PoolIntArray(self.int32_list()?)),
             "PackedInt64Array" => Variant::PackedInt64Array(PackedInt64Array(self.int_list()?)),
             "PoolRealArray" | "FloatArray" | "PackedFloat32Array" | "PackedRealArray" => {
                 let v = self.numbers("Expected float in constructor")?;
@@ -410,6 +409,46 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// 32-bit integer arguments: ints wrap, floats convert as C's `(int32_t)double`.
+    fn int32_list(&mut self) -> Res<Vec<i32>> {
+        let v = self.numbers_or_ints()?;
+        Ok(v.into_iter()
+            .map(|n| match n {
+                Num::Int(i) => i as i32,
+                Num::Float(f) => float_to_i32(f),
+            })
+            .collect())
+    }
+
+    fn numbers_or_ints(&mut self) -> Res<Vec<Num>> {
+        self.expect(Tok::ParenOpen, "Expected '(' in constructor")?;
+        let mut out = Vec::new();
+        let mut first = true;
+        loop {
+            if !first {
+                match self.lex.next()? {
+                    Tok::ParenClose => return Ok(out),
+                    Tok::Comma => {}
+                    _ => return self.fail("Expected ',' or ')' in constructor"),
+                }
+            }
+            let tok = self.lex.next()?;
+            if first && tok == Tok::ParenClose {
+                return Ok(out);
+            }
+            first = false;
+            out.push(match tok {
+                Tok::Int(i) => Num::Int(i),
+                Tok::Float(f) => Num::Float(f),
+                Tok::Ident(id) => match self.special_float(&id) {
+                    Some(f) => Num::Float(f),
+                    None => return self.fail("Expected float in constructor"),
+                },
+                _ => return self.fail("Expected float in constructor"),
+            });
+        }
+    }
+
     fn special_float(&self, id: &str) -> Option<f64> {
         match id {
             "inf" => Some(f64::INFINITY),
@@ -435,7 +474,7 @@ impl<'a> Parser<'a> {
     }
 
     fn ints32<const N: usize>(&mut self) -> Res<[i32; N]> {
-        let v: Vec<i32> = self.int_list()?.into_iter().map(|i| i as i32).collect();
+        let v = self.int32_list()?;
         v.try_into()
             .or_else(|_| self.fail(format!("Expected {N} arguments for constructor")))
     }
@@ -637,6 +676,20 @@ impl<'a> Parser<'a> {
             msg,
             at: self.lex.start,
         }
+    }
+}
+
+enum Num {
+    Int(i64),
+    Float(f64),
+}
+
+/// C++'s `(int32_t)double` on x86-64: out of range and NaN give `INT32_MIN`.
+fn float_to_i32(f: f64) -> i32 {
+    if (-2_147_483_648.0..2_147_483_648.0).contains(&f) {
+        f as i32
+    } else {
+        i32::MIN
     }
 }
 

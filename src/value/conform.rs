@@ -114,7 +114,7 @@ const ENCODED_ID: &str = "EncodedObjectAsID";
 /// `EncodedObjectAsID`, which only `Object` (and its own class) takes.
 fn object(v: Variant, takes_ids: bool) -> Option<Variant> {
     match v {
-        Variant::Nil | Variant::Object(_) => Some(v),
+        Variant::Nil | Variant::Object(_) | Variant::ResourceRef(_) => Some(v),
         Variant::ObjectId(_) if takes_ids => Some(v),
         _ => None,
     }

@@ -1,0 +1,151 @@
+//! The parser against the engines' own `str2var` / `str_to_var`: every input of the
+//! corpus (`tests/fixtures/text/parse_inputs.txt`, regenerated from the engines by
+//! `scripts/gen-text-fixtures.py`) is read by the crate as each engine read it.
+
+mod common;
+
+use common::*;
+use godot_bin::{text, Config, Dialect, Variant};
+
+#[derive(serde::Deserialize)]
+struct Parsed {
+    i: usize,
+    #[serde(rename = "in")]
+    input: String,
+    ok: bool,
+    hex: String,
+}
+
+fn has_object(v: &Variant) -> bool {
+    matches!(v, Variant::Object(_) | Variant::ResourceRef(_))
+        || v.as_array().is_some_and(|a| a.iter().any(has_object))
+        || v.as_dictionary()
+            .is_some_and(|d| d.iter().any(|(k, v)| has_object(k) || has_object(v)))
+}
+
+/// Where the crate reads an input differently from the engine on purpose (each is in
+/// the README's list of differences), the reason.
+fn known_divergence(
+    engine: &str,
+    input: &str,
+    ours: &Result<(Variant, usize), godot_bin::Error>,
+) -> Option<&'static str> {
+    let err = ours
+        .as_ref()
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    let godot32 = engine == "godot3.2";
+    if err.contains("Expected ')'")
+        && ["NodePath(", "RID(", "Signal(", "Callable("]
+            .iter()
+            .any(|c| input.starts_with(c))
+    {
+        return Some("the engine keeps a value it built before the missing ')'");
+    }
+    if err.contains("surrogate") {
+        return Some("Godot 3 keeps UTF-16 surrogates, which a Rust String cannot hold");
+    }
+    if let Ok((Variant::String(s), _)) = ours {
+        if s.contains('\0') {
+            return Some("a string holding NUL is not encoded (the engine reads it back cut)");
+        }
+    }
+    if input.starts_with("InputEvent(") {
+        return Some("Godot 3's legacy InputEvent(...) text is not read");
+    }
+    if err.contains("nested deeper than") {
+        return Some("the parser's depth limit");
+    }
+    if !godot32 && input.contains("NoSuchClass") || input.contains("Resource(\"res://r.tres\")]") {
+        return Some("class and resource names of typed containers are not checked against the engine's classes");
+    }
+    if let Ok((Variant::String(s), _)) = ours {
+        if s.starts_with('\u{feff}') {
+            return Some("a leading BOM is written twice (the engine's decoder drops one)");
+        }
+    }
+    if godot32
+        && ours.is_ok()
+        && (input.contains("inf_neg")
+            || input.contains("Packed")
+            || input.contains("nan")
+            || input.contains("inf"))
+    {
+        return Some(
+            "Godot 3.2.3 lacks inf_neg, Packed* names and inf/nan in constructors (3.4+ has them)",
+        );
+    }
+    None
+}
+
+fn check(engine: &str, dialect: Dialect) {
+    let path = root().join(format!("tests/fixtures/text/parse_{engine}.jsonl"));
+    let corpus = std::fs::read_to_string(&path).unwrap();
+    let cfg = Config::new().dialect(dialect).allow_objects(true);
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    let mut known = std::collections::BTreeMap::new();
+    for line in corpus.lines().filter(|l| l.starts_with('{')) {
+        let case: Parsed = serde_json::from_str(line).unwrap();
+        let Ok(input) = String::from_utf8(unhex(&case.input)) else {
+            continue;
+        };
+        let ours = text::parse_prefix(&input, dialect);
+        checked += 1;
+        let verdict = match (&ours, case.ok) {
+            (Ok((v, _)), true) => {
+                // The engine instantiates objects (every property) and loads resources.
+                if has_object(v) {
+                    None
+                } else {
+                    match cfg.to_vec(v) {
+                        Ok(bytes) => (!same_bytes(&bytes, &unhex(&case.hex), true))
+                            .then(|| format!("bytes: engine {}, crate {}", case.hex, hex(&bytes))),
+                        Err(e) => Some(format!("the crate does not encode it: {e}")),
+                    }
+                }
+            }
+            (Err(e), true) => Some(format!(
+                "the crate refused it ({e}); the engine read {}",
+                case.hex
+            )),
+            // A resource reference is data here, where the engine tries to load it.
+            (Ok((v, _)), false) if has_object(v) => None,
+            (Ok((v, _)), false) => Some(format!(
+                "the engine refused it; the crate read {}",
+                v.display(dialect)
+            )),
+            (Err(_), false) => None,
+        };
+        if let Some(why) = verdict {
+            match known_divergence(engine, &input, &ours) {
+                Some(reason) => *known.entry(reason).or_insert(0) += 1,
+                None => failures.push(format!("#{} {input:?}: {why}", case.i)),
+            }
+        }
+    }
+    assert!(checked > 500, "{engine}: only {checked} inputs");
+    eprintln!("{engine}: {checked} inputs; known differences: {known:?}");
+    assert!(
+        failures.is_empty(),
+        "{engine}: {} of {checked} inputs read differently:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn godot_3_2_str2var_corpus() {
+    check("godot3.2", Dialect::Godot3);
+}
+
+#[test]
+fn godot_3_6_str2var_corpus() {
+    check("godot3.6", Dialect::Godot3);
+}
+
+#[test]
+fn godot_4_6_str_to_var_corpus() {
+    check("godot4", Dialect::Godot4);
+}
