@@ -57,6 +57,30 @@ fn verdict(cfg: Config, godot32: bool, sent: &Variant, read: &Read) -> Option<St
             read.text, text
         ));
     }
+    // The crate's parser reads the engine's text as the engine's own parser does (the
+    // crate's Godot 3 grammar is 3.4+'s: 3.2.3 refuses inf and nan in constructors).
+    if !has_object(v) && !godot32 {
+        let parsed = match godot_bin::text::parse_prefix(&read.text, cfg.get_dialect()) {
+            Ok((p, _)) => Ok(p),
+            // Godot 3's str2var returns the text itself when it does not parse.
+            Err(_) if cfg.get_dialect() != Dialect::Godot4 => {
+                Ok(Variant::String(read.text.clone()))
+            }
+            Err(e) => Err(e.to_string()),
+        }
+        .and_then(|p| cfg.to_vec(&p).map_err(|e| e.to_string()));
+        match parsed {
+            Ok(b) if same_bytes(&b, &unhex(&read.parsed), true) => {}
+            Ok(b) => {
+                return Some(format!(
+                    "parsing the text: engine {}, crate {}",
+                    read.parsed,
+                    hex(&b)
+                ))
+            }
+            Err(e) => return Some(format!("the crate does not parse the engine's text: {e}")),
+        }
+    }
     // An engine re-encodes an Object it decoded as its own new instance: bytes differ.
     if !has_object(v) && !same_bytes(&ours, &unhex(&read.hex), true) {
         return Some(format!("bytes: engine {}, crate {}", read.hex, hex(&ours)));

@@ -147,6 +147,9 @@ pub struct Read {
     pub ok: bool,
     pub text: String,
     pub hex: String,
+    /// The engine's bytes for `str2var` of its own text.
+    #[serde(default)]
+    pub parsed: String,
 }
 
 /// Has `engine` decode each hex line with `bytes2var` / `bytes_to_var`; one result a line,

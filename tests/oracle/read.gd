@@ -7,6 +7,7 @@
 # line goes to stdout (and to the file $ORACLE_OUT, if set):
 #   {"i": 0, "line": 1, "ok": true, "type": 2, "text": "31", "hex": "0200000001000000"}
 # i counts value lines from 0, line is the 1-based line number, type is typeof(value),
+# parsed is var2bytes(str2var(var2str(value))): the engine reading its own text;
 # text is the UTF-8 hex of var2str(value), hex is var2bytes(value), the value written back by the engine.
 # (Text goes as hex: the engines' JSON escapes of control characters are not JSON.)
 # ORACLE_OBJECTS=1 decodes and re-encodes with full objects (bytes2var(b, true)).
@@ -69,6 +70,8 @@ func _init():
 			res["type"] = typeof(r[0])
 			res["text"] = hexs(var2str(r[0]).to_utf8())
 			res["hex"] = hexs(var2bytes(r[0], objects))
+			# The engine reading its own text back (str2var).
+			res["parsed"] = hexs(var2bytes(str2var(var2str(r[0])), objects))
 		var json := to_json(res)
 		print(json)
 		if out.is_open():

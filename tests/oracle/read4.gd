@@ -7,7 +7,8 @@
 # line goes to stdout (and to the file $ORACLE_OUT, if set):
 #   {"i": 0, "line": 1, "ok": true, "type": 2, "text": "31", "hex": "0200000001000000"}
 # i counts value lines from 0, line is the 1-based line number, type is typeof(value),
-# text is the UTF-8 hex of var_to_str(value), hex is var_to_bytes(value), the value written back.
+# text is the UTF-8 hex of var_to_str(value), hex is var_to_bytes(value), the value written back,
+# parsed is var_to_bytes(str_to_var(var_to_str(value))): the engine reading its own text.
 # (Text goes as hex: the engines' JSON escapes of control characters are not JSON.)
 # ORACLE_OBJECTS=1 uses bytes_to_var_with_objects / var_to_bytes_with_objects.
 # Only lines starting with "{" are results.
@@ -54,6 +55,9 @@ func _init():
 			res["text"] = var_to_str(v).to_utf8_buffer().hex_encode()
 			var back := var_to_bytes_with_objects(v) if objects else var_to_bytes(v)
 			res["hex"] = back.hex_encode()
+			# The engine reading its own text back (str_to_var).
+			var again = str_to_var(var_to_str(v))
+			res["parsed"] = (var_to_bytes_with_objects(again) if objects else var_to_bytes(again)).hex_encode()
 		var json := JSON.stringify(res)
 		print(json)
 		if out != null:
