@@ -61,6 +61,8 @@ impl ConfigFile {
     /// Reads more `text` into this file, as the engine's `parse` does into a
     /// ConfigFile that already holds values.
     pub fn merge(&mut self, text: &str, dialect: Dialect) -> Result<()> {
+        // A byte order mark is not text (the engine's strings drop it).
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut p = Parser::new(text, dialect, DEFAULT_MAX_DEPTH);
         let g4 = dialect == Dialect::Godot4;
         let mut section = String::new();
@@ -68,7 +70,8 @@ impl ConfigFile {
             let mut key = String::new();
             loop {
                 p.lex.start = p.lex.pos;
-                let Some(c) = p.lex.bump() else {
+                // The engine's reader ends at a NUL as at the end of the text.
+                let Some(c) = p.lex.bump().filter(|c| *c != '\0') else {
                     return Ok(());
                 };
                 match c {
