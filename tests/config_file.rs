@@ -27,6 +27,10 @@ struct Line {
     hex: String,
 }
 
+/// What the engine read from one input: its error code, sections, and keys (section,
+/// key, value bytes).
+type Expected = (i64, Vec<String>, Vec<(String, String, String)>);
+
 fn has_object(v: &Variant) -> bool {
     matches!(v, Variant::Object(_) | Variant::ResourceRef(_))
         || v.as_array().is_some_and(|a| a.iter().any(has_object))
@@ -52,8 +56,7 @@ fn input(name: &str) -> String {
 fn reads_like(engine: &str, dialect: Dialect) {
     let log = std::fs::read_to_string(dir(engine).join("load.jsonl")).unwrap();
     let cfg = Config::new().dialect(dialect);
-    let mut expected: BTreeMap<String, (i64, Vec<String>, Vec<(String, String, String)>)> =
-        BTreeMap::new();
+    let mut expected: BTreeMap<String, Expected> = BTreeMap::new();
     for line in log.lines().filter(|l| l.starts_with('{')) {
         let l: Line = serde_json::from_str(line).unwrap();
         if l.via != "parse" {
