@@ -64,8 +64,6 @@ pub fn from_str_in<T: DeserializeOwned>(s: &str, dialect: Dialect) -> Result<T> 
 /// # Ok::<(), godot_bin::Error>(())
 /// ```
 pub fn parse_prefix(s: &str, dialect: Dialect) -> Result<(Variant, usize)> {
-    let bom = if s.starts_with('\u{feff}') { 3 } else { 0 };
-    let s = &s[bom..];
     let mut p = parser::Parser::new(s, dialect, DEFAULT_MAX_DEPTH);
     let result = (|| {
         let tok = p.lex.next()?;
@@ -73,15 +71,13 @@ pub fn parse_prefix(s: &str, dialect: Dialect) -> Result<(Variant, usize)> {
             return p.lex.fail("Expected value, got 'EOF'");
         }
         let v = p.value(tok)?;
-        Ok((v, bom + p.lex.pos))
+        Ok((v, p.lex.pos))
     })();
     result.map_err(|f| syntax(s, f))
 }
 
 /// One value, then only whitespace and comments.
 fn parse(s: &str, dialect: Dialect) -> Result<Variant> {
-    // A byte order mark is not part of the text (the engines' strings drop it).
-    let s = s.strip_prefix('\u{feff}').unwrap_or(s);
     let mut p = parser::Parser::new(s, dialect, DEFAULT_MAX_DEPTH);
     let result = (|| {
         let tok = p.lex.next()?;
