@@ -155,6 +155,27 @@ pub struct Read {
 /// Has `engine` decode each hex line with `bytes2var` / `bytes_to_var`; one result a line,
 /// with the engine's text and re-encoded bytes.
 pub fn oracle_reads(engine: &Path, dialect: Dialect, hexes: &[String]) -> Vec<Read> {
+    match try_oracle_reads(engine, dialect, hexes) {
+        Ok(reads) => reads,
+        Err(failure) => panic!("{}", failure.message),
+    }
+}
+
+/// The engine died before it had decoded every input: it answered the first
+/// `reads.len()` of them (so the next one is the likely culprit).
+#[derive(Debug)]
+pub struct OracleFailure {
+    pub reads: Vec<Read>,
+    pub message: String,
+}
+
+/// [`oracle_reads`], but an engine that crashes or stops early is an `Err` with the
+/// results it printed before it died.
+pub fn try_oracle_reads(
+    engine: &Path,
+    dialect: Dialect,
+    hexes: &[String],
+) -> Result<Vec<Read>, OracleFailure> {
     let dir = tempdir();
     let input = dir.join("in.txt");
     std::fs::write(&input, hexes.join("\n")).unwrap();
@@ -163,24 +184,117 @@ pub fn oracle_reads(engine: &Path, dialect: Dialect, hexes: &[String]) -> Vec<Re
         _ => ("tests/oracle/read.gd", false),
     };
     let source = std::fs::read_to_string(root().join(script)).unwrap();
-    let out = run_script(engine, godot4, &source, &[("ORACLE_IN", &input)]);
+    let run = try_run_script(engine, godot4, &source, &[("ORACLE_IN", &input)]);
     let _ = std::fs::remove_dir_all(&dir);
+    let (out, error) = match run {
+        Ok(out) => (out, None),
+        Err((out, err)) => (out, Some(err)),
+    };
     let reads: Vec<Read> = out
         .lines()
         .filter(|l| l.starts_with('{'))
-        .map(|l| serde_json::from_str::<Read>(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .map_while(|l| serde_json::from_str::<Read>(l).ok())
         .map(|mut r| {
-            // The oracle sends text as UTF-8 hex (see read.gd).
-            r.text = String::from_utf8(unhex(&r.text)).unwrap();
+            // The oracle sends text as UTF-8 hex (see read.gd). Godot 3 reads and
+            // writes code points past U+10FFFF, which are no UTF-8: they show as U+FFFD.
+            r.text = String::from_utf8_lossy(&unhex(&r.text)).into_owned();
             r
         })
         .collect();
-    assert_eq!(reads.len(), hexes.len(), "engine output:\n{out}");
-    reads
+    match error {
+        None if reads.len() == hexes.len() => Ok(reads),
+        error => Err(OracleFailure {
+            message: format!(
+                "engine answered {} of {} inputs: {}\nengine output:\n{out}",
+                reads.len(),
+                hexes.len(),
+                error.unwrap_or_default()
+            ),
+            reads,
+        }),
+    }
+}
+
+/// One value a random generator (`tests/oracle/random3.gd`, `random4.gd`) made: the
+/// engine's bytes and text (decoded from the generator's hex) for it.
+#[derive(serde::Deserialize, Debug, Clone)]
+pub struct Generated {
+    pub i: usize,
+    /// The value holds a NodePath (whose padding the engine leaves unwritten).
+    pub np: bool,
+    pub hex: String,
+    pub text: String,
+}
+
+/// `count` random values from `engine`'s own generator with `seed` (below 2^31).
+pub fn engine_random(engine: &Path, dialect: Dialect, seed: u32, count: usize) -> Vec<Generated> {
+    let (script, godot4) = match dialect {
+        Dialect::Godot4 => ("tests/oracle/random4.gd", true),
+        _ => ("tests/oracle/random3.gd", false),
+    };
+    let source = std::fs::read_to_string(root().join(script)).unwrap();
+    let seed_text = seed.to_string();
+    let count_text = count.to_string();
+    let out = run_script(
+        engine,
+        godot4,
+        &source,
+        &[
+            ("ORACLE_SEED", Path::new(&seed_text)),
+            ("ORACLE_COUNT", Path::new(&count_text)),
+        ],
+    );
+    let values: Vec<Generated> = out
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str::<Generated>(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .map(|mut g| {
+            g.text = String::from_utf8(unhex(&g.text)).unwrap();
+            g
+        })
+        .collect();
+    assert_eq!(values.len(), count, "generator output:\n{out}");
+    values
+}
+
+/// The seed for a random engine test: `$GODOT_RANDOM_SEED`, else one from the clock
+/// (below 2^31: Godot 3.2 reads it as a 32-bit int).
+pub fn random_seed() -> u32 {
+    match std::env::var("GODOT_RANDOM_SEED") {
+        Ok(s) => {
+            let seed: u32 = s.trim().parse().expect("GODOT_RANDOM_SEED is a number");
+            assert!(seed < 1 << 31, "GODOT_RANDOM_SEED is below 2^31");
+            seed
+        }
+        Err(_) => {
+            let t = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap();
+            (t.as_nanos() as u32 ^ t.as_secs() as u32) & 0x7fff_ffff
+        }
+    }
+}
+
+/// `$GODOT_RANDOM_COUNT`, else `default`.
+pub fn random_count(default: usize) -> usize {
+    std::env::var("GODOT_RANDOM_COUNT")
+        .map(|s| s.trim().parse().expect("GODOT_RANDOM_COUNT is a number"))
+        .unwrap_or(default)
 }
 
 /// Runs a GDScript with the engine in a throw-away project; returns stdout.
 pub fn run_script(engine: &Path, godot4: bool, script: &str, env: &[(&str, &Path)]) -> String {
+    try_run_script(engine, godot4, script, env)
+        .unwrap_or_else(|(_, err)| panic!("engine failed: {err}"))
+}
+
+/// [`run_script`]; a failed run is `Err((stdout, stderr and exit status))`.
+pub fn try_run_script(
+    engine: &Path,
+    godot4: bool,
+    script: &str,
+    env: &[(&str, &Path)],
+) -> Result<String, (String, String)> {
     let dir = tempdir();
     let config = if godot4 {
         "config_version=5\n"
@@ -197,14 +311,73 @@ pub fn run_script(engine: &Path, godot4: bool, script: &str, env: &[(&str, &Path
     for (k, v) in env {
         cmd.env(k, v);
     }
-    let out = cmd.output().expect("run engine");
+    let out = output_within(cmd, ENGINE_TIME_LIMIT);
     let _ = std::fs::remove_dir_all(&dir);
-    assert!(
-        out.status.success(),
-        "engine failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    let Some(out) = out else {
+        return Err((
+            String::new(),
+            format!(
+                "no answer within {} s: stopped",
+                ENGINE_TIME_LIMIT.as_secs()
+            ),
+        ));
+    };
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    if out.status.success() {
+        Ok(stdout)
+    } else {
+        Err((
+            stdout,
+            format!("{}: {}", out.status, String::from_utf8_lossy(&out.stderr)),
+        ))
+    }
+}
+
+/// How long one engine run may take before it is stopped.
+pub const ENGINE_TIME_LIMIT: std::time::Duration = std::time::Duration::from_secs(300);
+
+/// `cmd.output()`, but a process still running after `limit` is killed (`None`).
+fn output_within(mut cmd: Command, limit: std::time::Duration) -> Option<std::process::Output> {
+    use std::io::Read as _;
+    use std::process::Stdio;
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run engine");
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let out = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = out.read_to_end(&mut v);
+        v
+    });
+    let err = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = err.read_to_end(&mut v);
+        v
+    });
+    let deadline = std::time::Instant::now() + limit;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for engine") {
+            break Some(status);
+        }
+        if std::time::Instant::now() > deadline {
+            // Only the engine process this function started.
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    let stdout = out.join().unwrap();
+    let stderr = err.join().unwrap();
+    status.map(|status| std::process::Output {
+        status,
+        stdout,
+        stderr,
+    })
 }
 
 pub fn tempdir() -> PathBuf {
