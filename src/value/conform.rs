@@ -8,7 +8,7 @@
 use super::{ContainerType, Variant};
 use crate::dialect::VariantType;
 use crate::{Color, NodePath, StringName, Transform, Vector2, Vector2i, Vector3};
-use crate::{Rect2, Rect2i, Vector3i, Vector4, Vector4i};
+use crate::{Projection, Rect2, Rect2i, Vector3i, Vector4, Vector4i};
 
 /// The element as the engine stores it in a container of type `ty`: `Ok(None)` when the
 /// engine drops it, `Err` (a description) when the engine converts it in a way this
@@ -71,12 +71,23 @@ pub(crate) fn conform(ty: &ContainerType, v: Variant) -> Result<Option<Variant>,
         (T::Transform, V::Basis(b)) => {
             V::Transform(Box::new(Transform::new(*b, Vector3::new(0.0, 0.0, 0.0))))
         }
+        (T::Projection, V::Transform(t)) => {
+            // `Projection(Transform3D)`: the basis columns, then the origin, w = 1.
+            let r = t.basis.rows();
+            let col = |i: usize| Vector4::new(r[0][i], r[1][i], r[2][i], 0.0);
+            let o = t.origin;
+            V::Projection(Box::new(Projection::from_columns(
+                col(0),
+                col(1),
+                col(2),
+                Vector4::new(o.x, o.y, o.z, 1.0),
+            )))
+        }
         (T::Color, V::Int(i)) => V::Color(color_hex(i as u32)),
         (T::Transform2D, V::Transform(_))
         | (T::Transform, V::Transform2D(_) | V::Quat(_) | V::Projection(_))
         | (T::Quat, V::Basis(_))
         | (T::Basis, V::Quat(_))
-        | (T::Projection, V::Transform(_))
         | (T::Color, V::String(_))
         | (T::Rid, V::Object(_) | V::ObjectId(_)) => return Err(unsupported(from, want)),
         _ if (packed(want) && from == T::Array) || (packed(from) && want == T::Array) => {
