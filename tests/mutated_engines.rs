@@ -304,8 +304,11 @@ fn crate_read(
                     documented,
                 );
             }
-            ErrorKind::InvalidLength { .. }
-                if at >= 4
+            // The count right after a PoolStringArray header (the engine ignores the
+            // header's flag bits); not a string's length after a byte of that value.
+            ErrorKind::InvalidLength { what, .. }
+                if *what == "a pool array count"
+                    && at >= 4
                     && at + 4 <= b.len()
                     && word(&b, at) >= 0x8000_0000
                     && b[at - 4] == string_array =>

@@ -64,31 +64,26 @@ pub fn from_str_in<T: DeserializeOwned>(s: &str, dialect: Dialect) -> Result<T> 
 /// # Ok::<(), godot_bin::Error>(())
 /// ```
 pub fn parse_prefix(s: &str, dialect: Dialect) -> Result<(Variant, usize)> {
-    let mut p = parser::Parser::new(s, dialect, DEFAULT_MAX_DEPTH);
-    let result = (|| {
-        let tok = p.lex.next()?;
-        if tok == Tok::Eof {
-            return p.lex.fail("Expected value, got 'EOF'");
-        }
-        let v = p.value(tok)?;
-        Ok((v, p.lex.pos))
-    })();
-    result.map_err(|f| syntax(s, f))
+    read(s, dialect, false)
 }
 
 /// One value, then only whitespace and comments.
 fn parse(s: &str, dialect: Dialect) -> Result<Variant> {
+    read(s, dialect, true).map(|(v, _)| v)
+}
+
+/// The value at the start of `s` and the bytes it took; with `whole`, nothing but
+/// whitespace and comments may follow.
+fn read(s: &str, dialect: Dialect, whole: bool) -> Result<(Variant, usize)> {
     let mut p = parser::Parser::new(s, dialect, DEFAULT_MAX_DEPTH);
     let result = (|| {
         let tok = p.lex.next()?;
-        if tok == Tok::Eof {
-            return p.lex.fail("Expected value, got 'EOF'");
-        }
         let v = p.value(tok)?;
-        match p.lex.next()? {
-            Tok::Eof if p.lex.rest().is_empty() => Ok(v),
-            _ => p.lex.fail("Expected the end of the text after the value"),
+        let used = p.lex.pos;
+        if whole && (p.lex.next()? != Tok::Eof || !p.lex.rest().is_empty()) {
+            return p.lex.fail("Expected the end of the text after the value");
         }
+        Ok((v, used))
     })();
     result.map_err(|f| syntax(s, f))
 }

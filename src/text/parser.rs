@@ -5,7 +5,9 @@
 use super::lexer::{Fail, Lexer, Res, Tok};
 use crate::types::*;
 use crate::value::TypedDictionary;
-use crate::value::{conform_all, ContainerType, Dictionary, Object, ResourceRef, TypedArray};
+use crate::value::{
+    c_int32, c_int64, conform_all, ContainerType, Dictionary, Object, ResourceRef, TypedArray,
+};
 use crate::{Dialect, Variant, VariantType};
 
 pub(crate) struct Parser<'a> {
@@ -215,8 +217,8 @@ impl<'a> Parser<'a> {
                 if !g3 {
                     return self.byte_array();
                 }
-                let v: Vec<f64> = self.numbers("Expected float in constructor")?;
-                Variant::PoolByteArray(PoolByteArray(v.into_iter().map(num_u8).collect()))
+                let v = self.args()?;
+                Variant::PoolByteArray(PoolByteArray(v.into_iter().map(Num::u8).collect()))
             }
             "PackedIntArray" | "PackedRealArray" if g3 => {
                 return self.fail(format!("Unexpected identifier: '{id}'."))
@@ -227,16 +229,16 @@ impl<'a> Parser<'a> {
             "PackedInt64Array" if g3 => Variant::PoolIntArray(PoolIntArray(self.int32_list()?)),
             "PackedInt64Array" => Variant::PackedInt64Array(PackedInt64Array(self.int_list()?)),
             "PoolRealArray" | "FloatArray" | "PackedFloat32Array" | "PackedRealArray" => {
-                let v = self.numbers("Expected float in constructor")?;
+                let v = self.numbers()?;
                 Variant::PoolRealArray(PoolRealArray(v.into_iter().map(|f| f as f32).collect()))
             }
             "PackedFloat64Array" if g3 => {
-                let v = self.numbers("Expected float in constructor")?;
+                let v = self.numbers()?;
                 Variant::PoolRealArray(PoolRealArray(v.into_iter().map(|f| f as f32).collect()))
             }
-            "PackedFloat64Array" => Variant::PackedFloat64Array(PackedFloat64Array(
-                self.numbers("Expected float in constructor")?,
-            )),
+            "PackedFloat64Array" => {
+                Variant::PackedFloat64Array(PackedFloat64Array(self.numbers()?))
+            }
             "PoolStringArray" | "StringArray" | "PackedStringArray" => {
                 Variant::PoolStringArray(PoolStringArray(self.strings()?))
             }
@@ -348,9 +350,22 @@ impl<'a> Parser<'a> {
         })
     }
 
-    /// `(` numbers `)` for a constructor: numbers, or `inf` / `nan` (and `inf_neg`,
-    /// `-inf`) where the engine takes them; no trailing comma.
-    fn numbers(&mut self, expected: &str) -> Res<Vec<f64>> {
+    /// One constructor argument: a number, or `inf` / `nan` (and `inf_neg`, `-inf`)
+    /// where the engine takes them.
+    fn num(&self, tok: Tok, expected: &str) -> Res<Num> {
+        match tok {
+            Tok::Int(i) => Ok(Num::Int(i)),
+            Tok::Float(f) => Ok(Num::Float(f)),
+            Tok::Ident(id) => match self.special_float(&id) {
+                Some(f) => Ok(Num::Float(f)),
+                None => self.fail(expected),
+            },
+            _ => self.fail(expected),
+        }
+    }
+
+    /// `(` arguments `)` of a numeric constructor; no trailing comma.
+    fn args(&mut self) -> Res<Vec<Num>> {
         self.expect(Tok::ParenOpen, "Expected '(' in constructor")?;
         let mut out = Vec::new();
         let mut first = true;
@@ -367,86 +382,20 @@ impl<'a> Parser<'a> {
                 return Ok(out);
             }
             first = false;
-            out.push(match tok {
-                Tok::Int(i) => i as f64,
-                Tok::Float(f) => f,
-                Tok::Ident(id) => match self.special_float(&id) {
-                    Some(f) => f,
-                    None => return self.fail(expected),
-                },
-                _ => return self.fail(expected),
-            });
+            out.push(self.num(tok, "Expected float in constructor")?);
         }
     }
 
-    /// Integer constructor arguments keep their 64 bits (a float truncates).
+    fn numbers(&mut self) -> Res<Vec<f64>> {
+        Ok(self.args()?.into_iter().map(Num::f64).collect())
+    }
+
     fn int_list(&mut self) -> Res<Vec<i64>> {
-        self.expect(Tok::ParenOpen, "Expected '(' in constructor")?;
-        let mut out = Vec::new();
-        let mut first = true;
-        loop {
-            if !first {
-                match self.lex.next()? {
-                    Tok::ParenClose => return Ok(out),
-                    Tok::Comma => {}
-                    _ => return self.fail("Expected ',' or ')' in constructor"),
-                }
-            }
-            let tok = self.lex.next()?;
-            if first && tok == Tok::ParenClose {
-                return Ok(out);
-            }
-            first = false;
-            out.push(match tok {
-                Tok::Int(i) => i,
-                Tok::Float(f) => float_to_i64(f),
-                Tok::Ident(id) => match self.special_float(&id) {
-                    Some(f) => float_to_i64(f),
-                    None => return self.fail("Expected float in constructor"),
-                },
-                _ => return self.fail("Expected float in constructor"),
-            });
-        }
+        Ok(self.args()?.into_iter().map(Num::i64).collect())
     }
 
-    /// 32-bit integer arguments: ints wrap, floats convert as C's `(int32_t)double`.
     fn int32_list(&mut self) -> Res<Vec<i32>> {
-        let v = self.numbers_or_ints()?;
-        Ok(v.into_iter()
-            .map(|n| match n {
-                Num::Int(i) => i as i32,
-                Num::Float(f) => float_to_i32(f),
-            })
-            .collect())
-    }
-
-    fn numbers_or_ints(&mut self) -> Res<Vec<Num>> {
-        self.expect(Tok::ParenOpen, "Expected '(' in constructor")?;
-        let mut out = Vec::new();
-        let mut first = true;
-        loop {
-            if !first {
-                match self.lex.next()? {
-                    Tok::ParenClose => return Ok(out),
-                    Tok::Comma => {}
-                    _ => return self.fail("Expected ',' or ')' in constructor"),
-                }
-            }
-            let tok = self.lex.next()?;
-            if first && tok == Tok::ParenClose {
-                return Ok(out);
-            }
-            first = false;
-            out.push(match tok {
-                Tok::Int(i) => Num::Int(i),
-                Tok::Float(f) => Num::Float(f),
-                Tok::Ident(id) => match self.special_float(&id) {
-                    Some(f) => Num::Float(f),
-                    None => return self.fail("Expected float in constructor"),
-                },
-                _ => return self.fail("Expected float in constructor"),
-            });
-        }
+        Ok(self.args()?.into_iter().map(Num::i32).collect())
     }
 
     fn special_float(&self, id: &str) -> Option<f64> {
@@ -460,11 +409,7 @@ impl<'a> Parser<'a> {
     }
 
     fn floats(&mut self) -> Res<Vec<f32>> {
-        Ok(self
-            .numbers("Expected float in constructor")?
-            .into_iter()
-            .map(|f| f as f32)
-            .collect())
+        Ok(self.numbers()?.into_iter().map(|f| f as f32).collect())
     }
 
     fn reals<const N: usize>(&mut self) -> Res<[f32; N]> {
@@ -518,15 +463,7 @@ impl<'a> Parser<'a> {
                 let mut out = Vec::new();
                 let mut tok = tok;
                 loop {
-                    out.push(match tok {
-                        Tok::Int(i) => i as u8,
-                        Tok::Float(f) => num_u8(f),
-                        Tok::Ident(id) => match self.special_float(&id) {
-                            Some(f) => num_u8(f),
-                            None => return self.fail("Expected number in constructor"),
-                        },
-                        _ => return self.fail("Expected number in constructor"),
-                    });
+                    out.push(self.num(tok, "Expected number in constructor")?.u8());
                     match self.lex.next()? {
                         Tok::ParenClose => break out,
                         Tok::Comma => tok = self.lex.next()?,
@@ -679,17 +616,37 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// A numeric constructor argument, converted to its element type as the engine's C
+/// casts do: integers wrap, floats truncate (out of range: the minimum).
 enum Num {
     Int(i64),
     Float(f64),
 }
 
-/// C++'s `(int32_t)double` on x86-64: out of range and NaN give `INT32_MIN`.
-fn float_to_i32(f: f64) -> i32 {
-    if (-2_147_483_648.0..2_147_483_648.0).contains(&f) {
-        f as i32
-    } else {
-        i32::MIN
+impl Num {
+    fn f64(self) -> f64 {
+        match self {
+            Num::Int(i) => i as f64,
+            Num::Float(f) => f,
+        }
+    }
+
+    fn i64(self) -> i64 {
+        match self {
+            Num::Int(i) => i,
+            Num::Float(f) => c_int64(f),
+        }
+    }
+
+    fn i32(self) -> i32 {
+        match self {
+            Num::Int(i) => i as i32,
+            Num::Float(f) => c_int32(f),
+        }
+    }
+
+    fn u8(self) -> u8 {
+        self.i64() as u8
     }
 }
 
@@ -698,18 +655,4 @@ fn transform(v: &[f32; 12]) -> Transform {
         Basis::from_rows([[v[0], v[1], v[2]], [v[3], v[4], v[5]], [v[6], v[7], v[8]]]),
         Vector3::new(v[9], v[10], v[11]),
     )
-}
-
-/// C++'s `(int64_t)double` on x86-64.
-fn float_to_i64(f: f64) -> i64 {
-    if (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&f) {
-        f as i64
-    } else {
-        i64::MIN
-    }
-}
-
-/// A number stored in a byte: integers wrap, as in the engine's C casts.
-fn num_u8(f: f64) -> u8 {
-    float_to_i64(f) as u8
 }

@@ -29,7 +29,7 @@ pub(crate) fn conform(ty: &ContainerType, v: Variant) -> Result<Option<Variant>,
     use Variant as V;
     use VariantType as T;
     Ok(Some(match (want, v) {
-        (T::Int, V::Float(f)) => V::Int(float_to_i64(f)),
+        (T::Int, V::Float(f)) => V::Int(c_int64(f)),
         (T::Int, V::Bool(b)) => V::Int(b.into()),
         (T::Float, V::Int(i)) => V::Float(i as f64),
         (T::Float, V::Bool(b)) => V::Float(u8::from(b).into()),
@@ -40,21 +40,25 @@ pub(crate) fn conform(ty: &ContainerType, v: Variant) -> Result<Option<Variant>,
         (T::StringName, V::String(s)) => V::StringName(StringName(s)),
         (T::NodePath, V::String(s)) => V::NodePath(NodePath::from(s.as_str())),
         (T::Vector2, V::Vector2i(p)) => V::Vector2(Vector2::new(p.x as f32, p.y as f32)),
-        (T::Vector2i, V::Vector2(p)) => V::Vector2i(Vector2i::new(to_i32(p.x), to_i32(p.y))),
+        (T::Vector2i, V::Vector2(p)) => {
+            V::Vector2i(Vector2i::new(c_int32(p.x.into()), c_int32(p.y.into())))
+        }
         (T::Vector3, V::Vector3i(p)) => {
             V::Vector3(Vector3::new(p.x as f32, p.y as f32, p.z as f32))
         }
-        (T::Vector3i, V::Vector3(p)) => {
-            V::Vector3i(Vector3i::new(to_i32(p.x), to_i32(p.y), to_i32(p.z)))
-        }
+        (T::Vector3i, V::Vector3(p)) => V::Vector3i(Vector3i::new(
+            c_int32(p.x.into()),
+            c_int32(p.y.into()),
+            c_int32(p.z.into()),
+        )),
         (T::Vector4, V::Vector4i(p)) => {
             V::Vector4(Vector4::new(p.x as f32, p.y as f32, p.z as f32, p.w as f32))
         }
         (T::Vector4i, V::Vector4(p)) => V::Vector4i(Vector4i::new(
-            to_i32(p.x),
-            to_i32(p.y),
-            to_i32(p.z),
-            to_i32(p.w),
+            c_int32(p.x.into()),
+            c_int32(p.y.into()),
+            c_int32(p.z.into()),
+            c_int32(p.w.into()),
         )),
         (T::Rect2, V::Rect2i(r)) => V::Rect2(Rect2::new(
             r.position.x as f32,
@@ -63,10 +67,10 @@ pub(crate) fn conform(ty: &ContainerType, v: Variant) -> Result<Option<Variant>,
             r.size.y as f32,
         )),
         (T::Rect2i, V::Rect2(r)) => V::Rect2i(Rect2i::new(
-            to_i32(r.position.x),
-            to_i32(r.position.y),
-            to_i32(r.size.x),
-            to_i32(r.size.y),
+            c_int32(r.position.x.into()),
+            c_int32(r.position.y.into()),
+            c_int32(r.size.x.into()),
+            c_int32(r.size.y.into()),
         )),
         (T::Transform, V::Basis(b)) => {
             V::Transform(Box::new(Transform::new(*b, Vector3::new(0.0, 0.0, 0.0))))
@@ -148,20 +152,21 @@ fn packed(t: VariantType) -> bool {
 }
 
 /// C++'s `(int64_t)double` on x86-64: truncation; NaN and out-of-range give `INT64_MIN`.
-fn float_to_i64(f: f64) -> i64 {
-    if !(-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&f) {
-        i64::MIN
-    } else {
+pub(crate) fn c_int64(f: f64) -> i64 {
+    if (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&f) {
         f as i64
+    } else {
+        i64::MIN
     }
 }
 
-/// C++'s `(int32_t)float` on x86-64: truncation; NaN and out-of-range give `INT32_MIN`.
-fn to_i32(f: f32) -> i32 {
-    if !(-2_147_483_648.0..2_147_483_648.0).contains(&f) {
-        i32::MIN
-    } else {
+/// C++'s `(int32_t)double` (or float) on x86-64: truncation; NaN and out-of-range give
+/// `INT32_MIN`.
+pub(crate) fn c_int32(f: f64) -> i32 {
+    if (-2_147_483_648.0..2_147_483_648.0).contains(&f) {
         f as i32
+    } else {
+        i32::MIN
     }
 }
 

@@ -17,7 +17,7 @@ mod sort;
 mod to_variant;
 mod typed;
 
-pub(crate) use conform::conform_all;
+pub(crate) use conform::{c_int32, c_int64, conform_all};
 pub use dictionary::Dictionary;
 pub use display::VariantDisplay;
 pub(crate) use from_variant::VariantDeserializer;
