@@ -6,7 +6,9 @@
 pub mod codec;
 mod config;
 pub mod de;
+mod detect;
 mod dialect;
+pub mod dissect;
 mod error;
 pub mod framing;
 #[cfg(any(feature = "glam", feature = "mint"))]
@@ -29,6 +31,7 @@ use serde::ser::Serialize;
 
 pub use config::{Config, Precision, DEFAULT_MAX_DEPTH, GODOT_MAX_DEPTH};
 pub use de::Deserializer;
+pub use detect::Detection;
 pub use dialect::{Dialect, VariantType};
 pub use error::{Category, Error, ErrorKind, Result};
 pub use ser::Serializer;

@@ -1,1 +1,40 @@
-fn main() {}
+//! `godot-bin`: reads, writes, converts and relays Godot's binary Variant bytes.
+//!
+//! Every command is a thin layer over the `godot_bin` library: the text form is
+//! `godot_bin::text`, the dissection `godot_bin::dissect`, the JSON mapping
+//! `godot_bin::json`, dialect detection `Dialect::detect`, encrypted saves
+//! `godot_bin::framing::encrypted`.
+
+mod args;
+mod convert;
+mod decode;
+mod encode;
+mod frames;
+mod input;
+mod proxy;
+mod replay;
+mod tree;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use args::{Cli, Command};
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Decode(a) => decode::run(a),
+        Command::Encode(a) => encode::run(a),
+        Command::Convert(a) => convert::run(a),
+        Command::Proxy(a) => proxy::run(a),
+        Command::Replay(a) => replay::run(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("godot-bin: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -96,6 +96,11 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         }
     }
 
+    /// The settings it reads with.
+    pub(crate) fn config(&self) -> Config {
+        self.cfg
+    }
+
     /// The underlying reader.
     pub fn into_inner(self) -> R {
         self.read
@@ -378,7 +383,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     }
 
     /// The class name and, for non-null objects, the property count of a full Object.
-    fn object_head(&mut self, h: Header) -> Result<Option<(String, usize)>> {
+    pub(crate) fn object_head(&mut self, h: Header) -> Result<Option<(String, usize)>> {
         if !self.cfg.allow_objects {
             return Err(Error::at(ErrorKind::ObjectsNotAllowed, h.at));
         }

@@ -460,8 +460,8 @@ impl<'b> Serializer<'b> {
             Marker::TypedArray | Marker::TypedDictionary => {
                 if self.cfg.dialect != Dialect::Godot4 {
                     return Err(Error::new(ErrorKind::Unrepresentable(format!(
-                        "typed containers need Godot 4, not {:?}",
-                        self.cfg.dialect
+                        "typed containers (Godot 4) have no {} form",
+                        self.cfg.dialect.engine_name()
                     ))));
                 }
                 let ty = if marker == Marker::TypedArray {
