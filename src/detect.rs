@@ -2,7 +2,8 @@
 
 use crate::{Config, Dialect, Variant};
 
-/// What [`Dialect::detect`] found out about a value's bytes.
+/// What [`Dialect::detect`] found out about a value's bytes (or
+/// [`Dialect::detect_all`] about several values').
 ///
 /// The rule, in order:
 /// 1. **Readers**: the dialects that decode the bytes as exactly one value, every byte
@@ -47,7 +48,7 @@ use crate::{Config, Dialect, Variant};
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Detection {
-    readers: Vec<(Dialect, Variant)>,
+    readers: Vec<(Dialect, Vec<Variant>)>,
     writers: Vec<Dialect>,
 }
 
@@ -72,7 +73,7 @@ impl Detection {
 
     /// Whether the dialects the choice was made among read different values.
     pub fn is_ambiguous(&self) -> bool {
-        let among: Vec<&Variant> = if self.writers.is_empty() {
+        let among: Vec<&Vec<Variant>> = if self.writers.is_empty() {
             self.readers.iter().map(|(_, v)| v).collect()
         } else {
             self.readers
@@ -84,13 +85,13 @@ impl Detection {
         among.windows(2).any(|w| w[0] != w[1])
     }
 
-    /// The value the chosen dialect reads.
-    pub fn value(&self) -> Option<&Variant> {
+    /// The values the chosen dialect reads.
+    pub fn values(&self) -> Option<&[Variant]> {
         let chosen = self.dialect()?;
         self.readers
             .iter()
             .find(|(d, _)| *d == chosen)
-            .map(|(_, v)| v)
+            .map(|(_, v)| &v[..])
     }
 }
 
@@ -98,17 +99,40 @@ impl Dialect {
     /// Works out which dialect `bytes` (one value, no length prefix) are in; see
     /// [`Detection`] for the rule and its ambiguous cases.
     pub fn detect(bytes: &[u8]) -> Detection {
+        Dialect::detect_all(&[bytes])
+    }
+
+    /// [`Dialect::detect`] for several values (the frames of a `store_var` file, the
+    /// packets of a session): a dialect must read (and, to count as a writer, write)
+    /// every one of them.
+    ///
+    /// ```
+    /// use godot_bin::{Config, Dialect, Quat};
+    ///
+    /// // Alone, `null` could be anything; with a Quat after it, only Godot 3 fits.
+    /// let cfg = Config::new().dialect(Dialect::Godot3);
+    /// let (a, b) = (cfg.to_vec(&())?, cfg.to_vec(&Quat::IDENTITY)?);
+    /// assert_eq!(Dialect::detect(&a).dialect(), Some(Dialect::Godot4));
+    /// assert_eq!(Dialect::detect_all(&[&a, &b]).dialect(), Some(Dialect::Godot3));
+    /// # Ok::<(), godot_bin::Error>(())
+    /// ```
+    pub fn detect_all(values: &[&[u8]]) -> Detection {
         let mut readers = Vec::new();
         let mut writers = Vec::new();
         for dialect in [Dialect::Godot4, Dialect::Godot3, Dialect::Godot2] {
             let cfg = Config::new().dialect(dialect).allow_objects(true);
-            let Ok(value) = cfg.from_slice::<Variant>(bytes) else {
+            let Ok(decoded) = values
+                .iter()
+                .map(|b| cfg.from_slice::<Variant>(b))
+                .collect::<Result<Vec<_>, _>>()
+            else {
                 continue;
             };
-            if cfg.to_vec(&value).is_ok_and(|again| again == bytes) {
+            let writes = |(v, b): (&Variant, &&[u8])| cfg.to_vec(v).is_ok_and(|a| a == *b);
+            if decoded.iter().zip(values).all(writes) {
                 writers.push(dialect);
             }
-            readers.push((dialect, value));
+            readers.push((dialect, decoded));
         }
         Detection { readers, writers }
     }

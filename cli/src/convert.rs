@@ -12,7 +12,7 @@ use std::process::ExitCode;
 
 use anyhow::{anyhow, bail, Context, Result};
 use godot_bin::framing::{encrypted, Framing};
-use godot_bin::{Config, Dialect, Variant};
+use godot_bin::{Config, Dialect, Variant, GODOT_MAX_DEPTH};
 
 use crate::args::{ConvertArgs, ConvertFormat, ConvertFraming, DialectArg};
 use crate::{decode, frames, input};
@@ -92,8 +92,12 @@ fn read(
         ConvertFormat::Godot4 => DialectArg::Godot4,
         _ => DialectArg::Auto,
     };
-    let dialect = decode::choose_dialect(arg, frames.first().map(|f| f.bytes));
-    let cfg = Config::new().dialect(dialect).allow_objects(true);
+    let all: Vec<&[u8]> = frames.iter().map(|f| f.bytes).collect();
+    let dialect = decode::choose_dialect(arg, &all);
+    let cfg = Config::new()
+        .dialect(dialect)
+        .allow_objects(true)
+        .max_depth(GODOT_MAX_DEPTH);
     let values = frames
         .iter()
         .enumerate()
@@ -122,7 +126,10 @@ fn explicit(f: ConvertFraming) -> Option<Framing> {
 
 /// Each value in `dialect`, or the error naming the first value without a form there.
 fn write(values: &[Variant], dialect: Dialect, sequence: bool) -> Result<Vec<Vec<u8>>> {
-    let cfg = Config::new().dialect(dialect).allow_objects(true);
+    let cfg = Config::new()
+        .dialect(dialect)
+        .allow_objects(true)
+        .max_depth(GODOT_MAX_DEPTH);
     values
         .iter()
         .enumerate()
@@ -195,7 +202,7 @@ fn entries<'a>(
     for (k, v) in it {
         let step = match k {
             Variant::String(s) if is_identifier(s) => format!(".{s}"),
-            _ => format!("[{}]", decode::one_line(k, dialect)),
+            _ => format!("[{}]", decode::one_line(k, Dialect::Godot4)),
         };
         out.push((format!("{step} (the key)"), k));
         out.push((step, v));

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use godot_bin::{text, Config, Dialect, Variant};
+use godot_bin::{text, Config, Dialect, Variant, GODOT_MAX_DEPTH};
 
 use crate::args::{DecodeArgs, DecodeOutput, DialectArg};
 use crate::{frames, input, tree};
@@ -14,10 +14,14 @@ pub fn run(a: DecodeArgs) -> Result<ExitCode> {
     let bytes = input::unspell(input::read_all(a.file.as_deref())?, a.input)?;
     let bytes = input::open(bytes, a.password.as_deref())?;
     let (frames, split) = frames::split(&bytes, a.framing.framing());
-    let dialect = choose_dialect(a.dialect, frames.first().map(|f| f.bytes));
+    let all: Vec<&[u8]> = frames.iter().map(|f| f.bytes).collect();
+    let dialect = choose_dialect(a.dialect, &all);
+    // As deep as the engine reads, not the library's more cautious default (main
+    // gives the thread the stack for it).
     let cfg = Config::new()
         .dialect(dialect)
-        .allow_objects(a.allow_objects);
+        .allow_objects(a.allow_objects)
+        .max_depth(GODOT_MAX_DEPTH);
     let mut out = std::io::stdout().lock();
     let mut failed = false;
     let many = a.framing.framing().is_some();
@@ -87,15 +91,19 @@ pub fn run(a: DecodeArgs) -> Result<ExitCode> {
     })
 }
 
-/// The dialect asked for, or the one detected from `first`, said on standard error.
-pub fn choose_dialect(arg: DialectArg, first: Option<&[u8]>) -> Dialect {
+/// The dialect asked for, or the one detected from `values`, said on standard error.
+pub fn choose_dialect(arg: DialectArg, values: &[&[u8]]) -> Dialect {
     if let Some(d) = arg.fixed() {
         return d;
     }
-    let Some(first) = first else {
+    if values.is_empty() {
         return Dialect::Godot4;
-    };
-    let detection = Dialect::detect(first);
+    }
+    let mut detection = Dialect::detect_all(values);
+    if detection.dialect().is_none() && values.len() > 1 {
+        // Some value is broken in every dialect: go by the first alone.
+        detection = Dialect::detect(values[0]);
+    }
     let Some(d) = detection.dialect() else {
         eprintln!(
             "godot-bin: no dialect reads the first value as a whole; reading it as Godot 4 \

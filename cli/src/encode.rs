@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::{anyhow, Context, Result};
 use godot_bin::framing::encrypted;
-use godot_bin::{text, Config, Dialect, Variant};
+use godot_bin::{text, Config, Dialect, Variant, GODOT_MAX_DEPTH};
 
 use crate::args::EncodeArgs;
 use crate::{frames, input};
@@ -17,7 +17,10 @@ pub fn run(a: EncodeArgs) -> Result<ExitCode> {
     };
     let dialect = a.dialect.dialect();
     let values = parse_all(&source, dialect)?;
-    let cfg = Config::new().dialect(dialect).allow_objects(true);
+    let cfg = Config::new()
+        .dialect(dialect)
+        .allow_objects(true)
+        .max_depth(GODOT_MAX_DEPTH);
     let encoded = values
         .iter()
         .enumerate()

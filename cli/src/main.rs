@@ -21,14 +21,25 @@ use clap::Parser;
 
 use args::{Cli, Command};
 
+/// Values may nest as deep as the engine allows (`GODOT_MAX_DEPTH`), which takes up to
+/// 8 KiB of stack a level in debug builds.
+const STACK: usize = 64 << 20;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let result = match cli.command {
-        Command::Decode(a) => decode::run(a),
-        Command::Encode(a) => encode::run(a),
-        Command::Convert(a) => convert::run(a),
-        Command::Proxy(a) => proxy::run(a),
-        Command::Replay(a) => replay::run(a),
+    let worker = std::thread::Builder::new()
+        .stack_size(STACK)
+        .spawn(|| match cli.command {
+            Command::Decode(a) => decode::run(a),
+            Command::Encode(a) => encode::run(a),
+            Command::Convert(a) => convert::run(a),
+            Command::Proxy(a) => proxy::run(a),
+            Command::Replay(a) => replay::run(a),
+        });
+    let result = match worker.map(|w| w.join()) {
+        Ok(Ok(result)) => result,
+        Ok(Err(panic)) => std::panic::resume_unwind(panic),
+        Err(e) => Err(anyhow::anyhow!("cannot start: {e}")),
     };
     match result {
         Ok(code) => code,

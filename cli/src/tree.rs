@@ -47,9 +47,12 @@ pub fn write(out: &mut String, items: &[Item], bytes: &[u8], base: usize, dialec
             );
         }
         if let Some(n) = item.count {
-            let what = match item.ty.name() {
-                "Dictionary" => "entries",
-                "Array" => "elements",
+            let what = match (item.ty.name(), n) {
+                ("Dictionary", 1) => "entry",
+                ("Dictionary", _) => "entries",
+                ("Array", 1) => "element",
+                ("Array", _) => "elements",
+                (_, 1) => "property",
                 _ => "properties",
             };
             let _ = write!(line, " ({n} {what})");

@@ -50,8 +50,14 @@ pub fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
+/// The repository root (the CLI package's tests include this file too, from `cli/`).
 pub fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    if dir.join("tests/fixtures").is_dir() {
+        dir
+    } else {
+        dir.parent().expect("cli/ has a parent").to_path_buf()
+    }
 }
 
 pub fn load(rel: &str) -> Vec<Case> {
@@ -337,7 +343,7 @@ pub fn try_run_script(
 pub const ENGINE_TIME_LIMIT: std::time::Duration = std::time::Duration::from_secs(300);
 
 /// `cmd.output()`, but a process still running after `limit` is killed (`None`).
-fn output_within(mut cmd: Command, limit: std::time::Duration) -> Option<std::process::Output> {
+pub fn output_within(mut cmd: Command, limit: std::time::Duration) -> Option<std::process::Output> {
     use std::io::Read as _;
     use std::process::Stdio;
     let mut child = cmd
