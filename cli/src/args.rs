@@ -141,8 +141,9 @@ pub struct DecodeArgs {
 
 #[derive(Args, Debug)]
 pub struct EncodeArgs {
-    /// Text-form values (several with a framing); standard input when absent.
-    pub text: Option<String>,
+    /// Text-form values (several need a framing), in one argument or several;
+    /// standard input when absent.
+    pub text: Vec<String>,
     /// The dialect to write (and whose text syntax to read).
     #[arg(long, value_enum, default_value = "4")]
     pub dialect: DialectOut,

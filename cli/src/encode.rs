@@ -11,9 +11,10 @@ use crate::args::EncodeArgs;
 use crate::{frames, input};
 
 pub fn run(a: EncodeArgs) -> Result<ExitCode> {
-    let source = match a.text {
-        Some(t) => t,
-        None => String::from_utf8(input::read_all(None)?).context("the input is not UTF-8")?,
+    let source = if a.text.is_empty() {
+        String::from_utf8(input::read_all(None)?).context("the input is not UTF-8")?
+    } else {
+        a.text.join("\n")
     };
     let dialect = a.dialect.dialect();
     let values = parse_all(&source, dialect)?;
