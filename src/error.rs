@@ -119,6 +119,28 @@ pub enum ErrorKind {
     /// The underlying reader or writer failed.
     #[error("I/O error: {0}")]
     Io(#[from] io::Error),
+    /// The file does not start with `GDEC`: it is no encrypted Godot file. At offset 0.
+    #[error("not an encrypted Godot file (no GDEC magic)")]
+    NotEncrypted,
+    /// A Godot 3 encrypted file with a mode other than 1 (AES-256), which no engine
+    /// writes or reads. At offset 4.
+    #[error("unknown encryption mode {0} (Godot 3 writes 1, AES-256)")]
+    UnknownEncryptionMode(u32),
+    /// The encrypted file is shorter than its length field says: `len` bytes of
+    /// ciphertext (the plaintext length rounded up to 16) with only `left` bytes left.
+    /// The offset is where the ciphertext starts.
+    #[error("encrypted file cut off: {len} bytes of ciphertext announced, {left} bytes left")]
+    EncryptedTruncated {
+        /// The ciphertext length the header announces (rounded up to a whole block).
+        len: u64,
+        /// The bytes after the header.
+        left: usize,
+    },
+    /// The decrypted data does not match the file's MD5 checksum: the password (or key)
+    /// is wrong, or the file is corrupt. Godot refuses such a file too. The offset is
+    /// the checksum's.
+    #[error("MD5 checksum mismatch after decryption: wrong password or corrupt file")]
+    WrongPassword,
 }
 
 /// "unknown type id 27 in Godot 3; in Godot 4 it is Dictionary: decode with Dialect::Godot4".
@@ -233,7 +255,9 @@ impl Error {
     /// ```
     pub fn classify(&self) -> Category {
         match &self.0.kind {
-            ErrorKind::Eof(_) | ErrorKind::Truncated { .. } => Category::Eof,
+            ErrorKind::Eof(_)
+            | ErrorKind::Truncated { .. }
+            | ErrorKind::EncryptedTruncated { .. } => Category::Eof,
             ErrorKind::Io(e) if e.kind() == io::ErrorKind::UnexpectedEof => Category::Eof,
             ErrorKind::Io(_) => Category::Io,
             ErrorKind::LimitExceeded(_)
@@ -253,7 +277,10 @@ impl Error {
             | ErrorKind::InvalidBase64(_)
             | ErrorKind::IntOutOfRange(..)
             | ErrorKind::UintOutOfRange(..)
-            | ErrorKind::Message(_) => Category::Data,
+            | ErrorKind::Message(_)
+            | ErrorKind::NotEncrypted
+            | ErrorKind::UnknownEncryptionMode(_)
+            | ErrorKind::WrongPassword => Category::Data,
         }
     }
 

@@ -6,6 +6,7 @@
 //! | `PacketPeerStream.put_var` over `StreamPeerTCP` | `u32` length, always little-endian, then the value | the same types with [`Framing::PacketPeerStream`] |
 //! | `PacketPeer.put_var` over UDP, WebSocket, ENet | the bare value, one per packet | [`encode_packet`], [`decode_packet`] |
 //! | `Marshalls.variant_to_base64` | Base64 of the bare value | [`variant_to_base64`], [`base64_to_variant`] |
+//! | `File.open_encrypted_with_pass` (3) / `FileAccess.open_encrypted_with_pass` (4) | the file's bytes (often `store_var` frames) in a `GDEC` container, AES-256 encrypted | `encrypted::open`, `encrypted::seal` (feature `encryption`) |
 //!
 //! The value itself is always little-endian; only the length prefix follows the endian
 //! setting. Every frame holds exactly one value (the engine ignores bytes after the
@@ -43,6 +44,8 @@
 //! Files opened with [`VarReader::open`] have no limit: their length bounds every frame.
 //! Set `max_frame_len` on either side when the Godot peer raised its buffer sizes.
 
+#[cfg(feature = "encryption")]
+pub mod encrypted;
 mod packet;
 mod reader;
 mod writer;
