@@ -615,3 +615,130 @@ fn bad_input_is_a_clear_refusal() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn encrypted_saves_both_ways() {
+    let (Some(g3), Some(g4)) = (common::engine("godot3.6"), common::engine("godot4")) else {
+        return;
+    };
+    let dir = tempdir();
+    let save3 = dir.join("save3.gdec");
+    // ASCII: Godot 3 reads environment variables as Latin-1.
+    let pass = Path::new("s3cr3t pass-word!");
+    let texts3 = engine_save(
+        &g3,
+        false,
+        "save3.gd",
+        &[("ORACLE_OUT", &save3), ("ORACLE_PASS", pass)],
+    );
+    assert!(std::fs::read(&save3).unwrap().starts_with(b"GDEC"));
+    let save3 = save3.to_str().unwrap();
+    let pass = pass.to_str().unwrap();
+
+    // 3.6's encrypted save, decoded.
+    let out = run(&[
+        "decode",
+        save3,
+        "--framing",
+        "store-var",
+        "--dialect",
+        "3",
+        "--password",
+        pass,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let expected: String = texts3.iter().map(|t| format!("{t}\n")).collect();
+    assert_eq!(stdout(&out), expected);
+
+    // Converted for Godot 4 and encrypted again: 4.6 opens it with the password.
+    let save4 = dir.join("save4.gdec");
+    let out = run(&[
+        "convert",
+        save3,
+        save4.to_str().unwrap(),
+        "--from",
+        "3",
+        "--to",
+        "4",
+        "--password",
+        pass,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let texts4 = engine_save(
+        &g4,
+        true,
+        "load4.gd",
+        &[("ORACLE_IN", &save4), ("ORACLE_PASS", Path::new(pass))],
+    );
+    let out = run(&[
+        "decode",
+        save4.to_str().unwrap(),
+        "--framing",
+        "store-var",
+        "--dialect",
+        "4",
+        "--password",
+        pass,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let expected: String = texts4.iter().map(|t| format!("{t}\n")).collect();
+    assert_eq!(stdout(&out), expected);
+    assert_eq!(texts4.len(), texts3.len());
+
+    // encode --password writes what 4.6 opens.
+    let enc = dir.join("enc.gdec");
+    let out = run(&[
+        "encode",
+        "--framing",
+        "store-var",
+        "--password",
+        "pw",
+        "{\"level\": 3}",
+        "Vector2i(1, 2)",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    std::fs::write(&enc, &out.stdout).unwrap();
+    let texts = engine_save(
+        &g4,
+        true,
+        "load4.gd",
+        &[("ORACLE_IN", &enc), ("ORACLE_PASS", Path::new("pw"))],
+    );
+    assert_eq!(texts, ["{\n\"level\": 3\n}", "Vector2i(1, 2)"]);
+
+    // The wrong password, and no password.
+    let out = run(&[
+        "decode",
+        save3,
+        "--framing",
+        "store-var",
+        "--password",
+        "wrong",
+    ]);
+    assert_refused(&out, "wrong password");
+    assert!(
+        stderr(&out).contains("cannot open the encrypted save"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stderr(&out).contains("wrong password"), "{}", stderr(&out));
+    assert!(out.stdout.is_empty());
+    let out = run(&["decode", save3, "--framing", "store-var"]);
+    assert_refused(&out, "no password");
+    assert!(
+        stderr(&out).contains("give its --password"),
+        "{}",
+        stderr(&out)
+    );
+    // A GDEC header that announces 2^63 bytes, under 512 MiB.
+    let mut huge = b"GDEC".to_vec();
+    huge.extend_from_slice(&1u32.to_le_bytes());
+    huge.extend_from_slice(&[0; 16]);
+    huge.extend_from_slice(&(1u64 << 63).to_le_bytes());
+    huge.extend_from_slice(&[0; 32]);
+    let p = dir.join("huge.gdec");
+    std::fs::write(&p, &huge).unwrap();
+    let out = run_bounded(512, &["decode", p.to_str().unwrap(), "--password", "x"]);
+    assert_refused(&out, "huge GDEC length");
+    let _ = std::fs::remove_dir_all(&dir);
+}
