@@ -168,8 +168,8 @@ fn locate(v: &Variant, cfg: Config, path: String) -> (String, String) {
             .enumerate()
             .map(|(i, c)| (format!("[{i}]"), c))
             .collect(),
-        Variant::Dictionary(d) => entries(d.iter(), dialect),
-        Variant::TypedDictionary(d) => entries(d.entries.iter(), dialect),
+        Variant::Dictionary(d) => entries(d.iter()),
+        Variant::TypedDictionary(d) => entries(d.entries.iter()),
         Variant::Object(o) => o
             .properties
             .iter()
@@ -193,11 +193,9 @@ fn locate(v: &Variant, cfg: Config, path: String) -> (String, String) {
     (path, why)
 }
 
-/// A Dictionary's keys and values as path steps; keys that do not encode come first.
-fn entries<'a>(
-    it: impl Iterator<Item = (&'a Variant, &'a Variant)>,
-    dialect: Dialect,
-) -> Vec<(String, &'a Variant)> {
+/// A Dictionary's keys and values as path steps. Keys are shown in Godot 4's text form,
+/// which has every type (the target may not).
+fn entries<'a>(it: impl Iterator<Item = (&'a Variant, &'a Variant)>) -> Vec<(String, &'a Variant)> {
     let mut out = Vec::new();
     for (k, v) in it {
         let step = match k {
