@@ -256,4 +256,7 @@ pub struct ReplayArgs {
     /// How long to wait for each expected reply, in seconds.
     #[arg(long, default_value_t = 5.0)]
     pub timeout: f64,
+    /// The framing, if the log does not say (it does when `proxy` wrote all of it).
+    #[arg(long, value_enum)]
+    pub framing: Option<ProxyFraming>,
 }

@@ -13,6 +13,7 @@ mod frames;
 mod input;
 mod proxy;
 mod replay;
+mod traffic;
 mod tree;
 
 use std::process::ExitCode;
