@@ -21,14 +21,13 @@ fn config(dialect: Dialect, case: &common::Case) -> Config {
 /// its head without gaps and end where it ends; leaves decode to what `from_slice` gives.
 fn check_tiling(items: &[Item], bytes: &[u8], cfg: Config) -> usize {
     let root = &items[0];
-    let mut at = root.offset + root.len;
     let mut next = 1;
     if root.count.is_some() {
         // Children start after the head and end at the container's end.
         let mut end = root.offset + root.len;
         let children_start = items.get(1).map_or(end, |c| c.offset);
         assert!(children_start > root.offset);
-        at = children_start;
+        let mut at = children_start;
         while next < items.len() && items[next].depth > root.depth {
             // An Object's property names are no values: they sit between the items.
             if root.ty == VariantType::Object {
