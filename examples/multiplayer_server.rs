@@ -3,9 +3,43 @@
 //! `examples/godot4_client/`; they use `PacketPeerStream` over `StreamPeerTCP`, so every
 //! message is a little-endian length and one Variant.
 //!
+//! Run it from the repository root. Once, install the engines into `./.godot-oracles/bin`:
+//!
 //! ```sh
-//! cargo run --example multiplayer_server -- 4242 godot4    # or godot3
-//! godot4 --path examples/godot4_client                     # then start clients
+//! bash scripts/setup-godot.sh ./.godot-oracles
+//! ```
+//!
+//! Then start the server and two players, each in a terminal of its own (the players
+//! leave by themselves; Ctrl-C stops the server):
+//!
+//! ```sh
+//! cargo run --example multiplayer_server -- 4242 godot4
+//! PLAYER_NAME=Ann ./.godot-oracles/bin/godot4 --headless --path examples/godot4_client
+//! PLAYER_NAME=Bob ./.godot-oracles/bin/godot4 --headless --path examples/godot4_client
+//! ```
+//!
+//! The server's dialect, its second argument (`godot3`, the default, or `godot4`), must
+//! match the clients' engine: `godot4` for `examples/godot4_client`, `godot3` for
+//! `examples/godot3_client` (`cargo run --example multiplayer_server -- 4242 godot3`, then
+//! `./.godot-oracles/bin/godot3.6 --path examples/godot3_client`, or `godot3.2`). The
+//! engines encode the same message differently, so a server for the other engine ignores
+//! every message (and says so on stderr), and the client gives up after 5 s: `no answer
+//! from the server at 127.0.0.1:4242 (is it started with the dialect godot4?)`, exit code
+//! 1. Without a server it is `cannot reach the server at 127.0.0.1:4242`, exit code 1.
+//!
+//! The first player in greets each newcomer and moves; the newcomer answers the greeting,
+//! moves and leaves; the last player left leaves too, so a client alone waits for
+//! company. Each client prints every message it sends and receives, in order, as
+//! `SEND <text>` / `RECV <text>`, and `DONE` once it has left. The server prints a line
+//! for each connection and closing, and one for each message it receives (`->`) and
+//! sends (`<-`). `<text>` is the dialect's `var2str` / `var_to_str` text on one line:
+//! `\`, newline and carriage return written `\\`, `\n` and `\r` (see [`one_line`]).
+//!
+//! ```text
+//! listening on 127.0.0.1:4242 for Godot4 clients
+//! [client 127.0.0.1:53932] connected
+//! [client 127.0.0.1:53932] -> {\n"Join": {\n"name": "Ann"\n}\n}
+//! [client 127.0.0.1:53932] <- {\n"Welcome": {\n"id": 1\n}\n}
 //! ```
 //!
 //! Messages are plain serde enums. Serde's default (external) tagging makes each one a
@@ -25,7 +59,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 
 use godot_bin::framing::{Framing, VarReader, VarWriter};
-use godot_bin::{Config, Dialect, ErrorKind, Quat, Vector3};
+use godot_bin::{text, Config, Dialect, ErrorKind, Quat, Variant, Vector3};
 use serde::{Deserialize, Serialize};
 
 /// What a client sends.
@@ -71,8 +105,26 @@ pub enum ServerMsg {
     Left { id: i64 },
 }
 
-/// Encoded messages on their way to one client.
-type Outbox = Sender<Arc<[u8]>>;
+/// One encoded message on its way to one or more clients, with its text for the log.
+struct Frame {
+    bytes: Vec<u8>,
+    text: String,
+}
+
+/// Messages on their way to one client.
+type Outbox = Sender<Arc<Frame>>;
+
+/// Where the server's log lines go: standard output in `main`.
+pub type Log = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// Godot's text form on one line, as the server logs it and the example clients print
+/// it: every `\` becomes `\\`, every newline `\n` and every carriage return `\r`.
+/// Nothing else changes, so undoing the three escapes gives the text back exactly.
+pub fn one_line(text: &str) -> String {
+    text.replace('\\', "\\\\")
+        .replace('\n', "\\n")
+        .replace('\r', "\\r")
+}
 
 struct Player {
     info: PlayerInfo,
@@ -95,24 +147,36 @@ impl Lobby {
         }
     }
 
+    /// The message's bytes and its text in the server's dialect.
+    fn frame(&self, msg: &ServerMsg) -> Option<Arc<Frame>> {
+        let encoded = self.cfg.to_vec(msg).and_then(|bytes| {
+            let text = text::to_string(msg, self.cfg.get_dialect())?;
+            Ok(Frame {
+                bytes,
+                text: one_line(&text),
+            })
+        });
+        match encoded {
+            Ok(frame) => Some(Arc::new(frame)),
+            Err(e) => {
+                eprintln!("cannot encode {msg:?}: {e}");
+                None
+            }
+        }
+    }
+
     /// Encodes `msg` once and queues it for every player.
     fn broadcast(&self, msg: &ServerMsg) {
-        let bytes: Arc<[u8]> = match self.cfg.to_vec(msg) {
-            Ok(bytes) => bytes.into(),
-            Err(e) => return eprintln!("cannot encode {msg:?}: {e}"),
-        };
+        let Some(frame) = self.frame(msg) else { return };
         for player in self.players.values() {
             // A closed outbox belongs to a player whose reader is about to remove it.
-            let _ = player.outbox.send(Arc::clone(&bytes));
+            let _ = player.outbox.send(Arc::clone(&frame));
         }
     }
 
     fn send(&self, outbox: &Outbox, msg: &ServerMsg) {
-        match self.cfg.to_vec(msg) {
-            Ok(bytes) => {
-                let _ = outbox.send(bytes.into());
-            }
-            Err(e) => eprintln!("cannot encode {msg:?}: {e}"),
+        if let Some(frame) = self.frame(msg) {
+            let _ = outbox.send(frame);
         }
     }
 
@@ -176,7 +240,9 @@ impl Lobby {
 }
 
 /// Serves clients on `listener`, each on its own threads, for as long as it accepts.
-pub fn serve(listener: TcpListener, cfg: Config) {
+/// Each connection logs `[client <address>] connected`, one line per message it
+/// receives (`-> <text>`) and sends (`<- <text>`), and `closed`.
+pub fn serve(listener: TcpListener, cfg: Config, log: Log) {
     let lobby = Arc::new(Mutex::new(Lobby::new(cfg)));
     for stream in listener.incoming() {
         let stream = match stream {
@@ -187,38 +253,63 @@ pub fn serve(listener: TcpListener, cfg: Config) {
             }
         };
         let lobby = Arc::clone(&lobby);
+        let log = Arc::clone(&log);
         thread::spawn(move || {
             let peer = stream.peer_addr().map_or("?".into(), |a| a.to_string());
-            if let Err(e) = client(stream, cfg, &lobby) {
-                eprintln!("client {peer}: {e}");
+            let who = format!("[client {peer}]");
+            log(&format!("{who} connected"));
+            if let Err(e) = client(stream, cfg, &lobby, &who, &log) {
+                eprintln!("{who} {e}");
             }
+            log(&format!("{who} closed"));
         });
     }
 }
 
 /// Reads one client's messages until it leaves or disconnects.
-fn client(stream: TcpStream, cfg: Config, lobby: &Mutex<Lobby>) -> godot_bin::Result<()> {
+fn client(
+    stream: TcpStream,
+    cfg: Config,
+    lobby: &Mutex<Lobby>,
+    who: &str,
+    log: &Log,
+) -> godot_bin::Result<()> {
     stream.set_nodelay(true)?;
     let (outbox, queue) = mpsc::channel();
     let out = VarWriter::new(stream.try_clone()?, Framing::PacketPeerStream);
-    let writer = thread::spawn(move || write_loop(out, queue));
+    let writer = {
+        let (who, log) = (who.to_owned(), Arc::clone(log));
+        thread::spawn(move || write_loop(out, queue, &who, &log))
+    };
     let mut input =
         VarReader::new(BufReader::new(stream), Framing::PacketPeerStream).with_config(cfg);
     let lock = || lobby.lock().unwrap_or_else(PoisonError::into_inner);
 
     let mut me = None;
     let result = loop {
-        let msg = match input.get_var::<ClientMsg>() {
-            Ok(Some(msg)) => msg,
+        // Read a Variant first, to log what came as it came, then take it as a ClientMsg.
+        let value = match input.get_var::<Variant>() {
+            Ok(Some(value)) => value,
             // The client closed the connection.
             Ok(None) => break Ok(()),
             // The connection is gone, or its frames cannot be trusted any more.
             Err(e) if input.is_desynchronized() || matches!(e.kind(), ErrorKind::Io(_)) => {
                 break Err(e)
             }
-            // One bad message (not a ClientMsg): the next one may be fine.
+            // One bad message: the next one may be fine. A client of the other engine
+            // sends nothing but bad messages.
             Err(e) => {
-                eprintln!("player {me:?}: ignored a message: {e}");
+                let dialect = cfg.get_dialect();
+                eprintln!("{who} ignored a message: {e} (this server is for {dialect:?} clients)");
+                continue;
+            }
+        };
+        let text = value.display(cfg.get_dialect()).to_string();
+        log(&format!("{who} -> {}", one_line(&text)));
+        let msg = match cfg.from_variant::<ClientMsg>(value) {
+            Ok(msg) => msg,
+            Err(e) => {
+                eprintln!("{who} ignored a message that is not a ClientMsg: {e}");
                 continue;
             }
         };
@@ -238,28 +329,43 @@ fn client(stream: TcpStream, cfg: Config, lobby: &Mutex<Lobby>) -> godot_bin::Re
     result
 }
 
-fn write_loop(mut out: VarWriter<TcpStream>, queue: Receiver<Arc<[u8]>>) {
-    for bytes in queue {
-        if out.put_frame(&bytes).is_err() {
+fn write_loop(mut out: VarWriter<TcpStream>, queue: Receiver<Arc<Frame>>, who: &str, log: &Log) {
+    for frame in queue {
+        if out.put_frame(&frame.bytes).is_err() {
             // The client is gone; its reader notices and cleans up.
             break;
         }
+        log(&format!("{who} <- {}", frame.text));
     }
     let _ = out.get_ref().shutdown(std::net::Shutdown::Write);
 }
 
+const USAGE: &str = "usage: multiplayer_server [PORT [godot3|godot4]] (defaults: 4242 godot3)";
+
 fn main() -> std::io::Result<()> {
     let mut args = std::env::args().skip(1);
-    let port: u16 = args.next().and_then(|p| p.parse().ok()).unwrap_or(4242);
+    let port: u16 = match args.next().map(|p| p.parse()) {
+        None => 4242,
+        Some(Ok(port)) => port,
+        Some(Err(_)) => {
+            eprintln!("{USAGE}");
+            std::process::exit(2);
+        }
+    };
     let dialect = match args.next().as_deref() {
+        None | Some("godot3") => Dialect::Godot3,
         Some("godot4") => Dialect::Godot4,
-        _ => Dialect::Godot3,
+        Some(_) => {
+            eprintln!("{USAGE}");
+            std::process::exit(2);
+        }
     };
     let listener = TcpListener::bind(("127.0.0.1", port))?;
     println!(
         "listening on {} for {dialect:?} clients",
         listener.local_addr()?
     );
-    serve(listener, Config::new().dialect(dialect));
+    let log: Log = Arc::new(|line| println!("{line}"));
+    serve(listener, Config::new().dialect(dialect), log);
     Ok(())
 }

@@ -2,7 +2,13 @@
 //!
 //! - a headless Godot 3.2, 3.6 and 4.6 game (`examples/godot*_client`) plays a lobby
 //!   session against `examples/multiplayer_server.rs` on 127.0.0.1 together with a Rust
-//!   bot, and every message is checked both ways;
+//!   bot, and two games of one engine play one together (the server header's session):
+//!   every message each game prints that it sent and received (`SEND` / `RECV` lines,
+//!   the engine's own text form) is checked in order against this crate's text of the
+//!   expected message, and so is the server's log of each connection (what it
+//!   received and what it sent, each in order);
+//! - a game client with no server to reach, or a server for the other engine, exits
+//!   with code 1 and one line on stderr, in bounded time;
 //! - the tokio codec serves the same game clients;
 //! - the engine writes a `store_var` save file that Rust reads, edits and appends to,
 //!   and the engine reads back;
@@ -20,17 +26,19 @@ mod common;
 mod server;
 
 use std::collections::BTreeMap;
+use std::fmt;
 use std::io::{BufRead, BufReader, Read};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver};
+use std::sync::Arc;
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use common::{hex, root, tempdir, unhex};
 use godot_bin::framing::{self, Framing, VarReader, VarWriter};
-use godot_bin::{Config, Dialect, Quat, Transform, Variant, Vector3};
+use godot_bin::{text, Config, Dialect, Quat, Transform, Variant, Vector3};
 use serde::{Deserialize, Serialize};
 use server::{ClientMsg, PlayerInfo, ServerMsg};
 
@@ -38,10 +46,16 @@ use server::{ClientMsg, PlayerInfo, ServerMsg};
 const DEADLINE: Duration = Duration::from_secs(60);
 /// The engine is killed after this, even if this test process dies first.
 const HARD_LIMIT_SECS: &str = "120";
+/// How long a game client may take to give up on a server that is not there or does
+/// not answer: its `CONNECT_TIMEOUT` or `ANSWER_TIMEOUT` (5 s), and time to start and
+/// stop the engine.
+const GIVE_UP_LIMIT: Duration = Duration::from_secs(15);
 
 struct Engine {
     path: PathBuf,
     dialect: Dialect,
+    /// Godot 3.2.3, whose text form differs a little from 3.6's.
+    godot32: bool,
 }
 
 impl Engine {
@@ -52,7 +66,11 @@ impl Engine {
         } else {
             Dialect::Godot3
         };
-        Some(Engine { path, dialect })
+        Some(Engine {
+            path,
+            dialect,
+            godot32: name == "godot3.2",
+        })
     }
 
     fn godot4(&self) -> bool {
@@ -61,6 +79,17 @@ impl Engine {
 
     fn cfg(&self) -> Config {
         Config::new().dialect(self.dialect)
+    }
+
+    /// `value` in this engine's text form (`var2str` / `var_to_str`), as the crate
+    /// writes it.
+    fn text<T: Serialize + ?Sized>(&self, value: &T) -> String {
+        if self.godot32 {
+            let v = self.cfg().to_variant(value).unwrap();
+            v.display(self.dialect).godot_3_2().to_string()
+        } else {
+            text::to_string(value, self.dialect).unwrap()
+        }
     }
 
     /// A throw-away copy of `examples/<dir>` for the engine to run.
@@ -184,16 +213,16 @@ impl Running {
         }
     }
 
-    /// Waits for the engine to exit, checks that it succeeded and returns its stdout.
-    fn finish(mut self) -> Vec<String> {
-        let deadline = Instant::now() + DEADLINE;
+    /// Waits up to `limit` for the engine to exit (it is killed after that).
+    fn wait_exit(mut self, limit: Duration) -> Exit {
+        let deadline = Instant::now() + limit;
         let status = loop {
             if let Some(status) = self.child.try_wait().unwrap() {
                 break status;
             }
             assert!(
                 Instant::now() < deadline,
-                "the engine still runs after {DEADLINE:?}; its output:\n{}",
+                "the engine still runs after {limit:?}; its output:\n{}",
                 self.seen.join("\n")
             );
             thread::sleep(Duration::from_millis(10));
@@ -203,12 +232,43 @@ impl Running {
             self.seen.push(line);
         }
         let stderr = self.stderr.take().unwrap().join().unwrap_or_default();
+        Exit {
+            status,
+            stdout: std::mem::take(&mut self.seen),
+            stderr,
+        }
+    }
+
+    /// Waits for the engine to exit, checks that it succeeded and returns its stdout.
+    fn finish(self) -> Vec<String> {
+        let exit = self.wait_exit(DEADLINE);
+        assert!(exit.status.success(), "the engine failed: {exit}");
+        exit.stdout
+    }
+
+    /// `finish`, and the engine wrote nothing to stderr.
+    fn finish_quietly(self) -> Vec<String> {
+        let exit = self.wait_exit(DEADLINE);
         assert!(
-            status.success(),
-            "the engine failed ({status}); stdout:\n{}\nstderr:\n{stderr}",
-            self.seen.join("\n")
+            exit.status.success() && exit.stderr.is_empty(),
+            "the engine failed or complained: {exit}"
         );
-        std::mem::take(&mut self.seen)
+        exit.stdout
+    }
+}
+
+/// How an engine ended.
+struct Exit {
+    status: ExitStatus,
+    stdout: Vec<String>,
+    stderr: String,
+}
+
+impl fmt::Display for Exit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let stdout = self.stdout.join("\n");
+        let status = self.status;
+        write!(f, "{status}; stdout:\n{stdout}\nstderr:\n{}", self.stderr)
     }
 }
 
@@ -228,11 +288,85 @@ impl Drop for Running {
 }
 
 /// Starts the example server on a free loopback port; it runs until the tests end.
-fn start_server(cfg: Config) -> u16 {
+fn start_server(cfg: Config) -> (u16, ServerLog) {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
-    thread::spawn(move || server::serve(listener, cfg));
-    port
+    let (tx, lines) = mpsc::channel();
+    let log: server::Log = Arc::new(move |line: &str| {
+        let _ = tx.send(line.to_owned());
+    });
+    thread::spawn(move || server::serve(listener, cfg, log));
+    let log = ServerLog {
+        lines,
+        seen: Vec::new(),
+    };
+    (port, log)
+}
+
+/// The example server's log, as it writes it.
+struct ServerLog {
+    lines: Receiver<String>,
+    seen: Vec<String>,
+}
+
+impl ServerLog {
+    /// The message lines of the connection whose first message was `first` (a
+    /// `Join`), once the server has closed it, from the client's side: `->` lines as
+    /// `SEND`, `<-` lines as `RECV`, their text unescaped.
+    fn connection(&mut self, first: &str) -> Vec<(&'static str, String)> {
+        let deadline = Instant::now() + DEADLINE;
+        loop {
+            // Each connection's lines, by its "[client <address>]".
+            let mut by_peer: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+            for line in &self.seen {
+                let (peer, rest) = line.split_once("] ").expect("[client <address>] ...");
+                by_peer.entry(peer).or_default().push(rest);
+            }
+            let first = format!("-> {}", server::one_line(first));
+            let found = by_peer
+                .values()
+                .find(|lines| lines.iter().find(|l| l.starts_with("-> ")) == Some(&&first[..]));
+            if let Some(lines) = found.filter(|lines| lines.last() == Some(&"closed")) {
+                assert_eq!(lines[0], "connected", "{}", self.seen.join("\n"));
+                return lines[1..lines.len() - 1]
+                    .iter()
+                    .map(|l| match l.split_at(3) {
+                        ("-> ", text) => ("SEND", unescape(text)),
+                        ("<- ", text) => ("RECV", unescape(text)),
+                        _ => panic!("not a message line: {l:?}"),
+                    })
+                    .collect();
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => self.seen.push(line),
+                Err(e) => panic!(
+                    "no closed connection that began with {first:?} ({e}); the server's log:\n{}",
+                    self.seen.join("\n")
+                ),
+            }
+        }
+    }
+}
+
+/// Undoes `one_line` (`\\`, `\n`, `\r`), the escapes of the clients' `SEND` / `RECV`
+/// lines and of the server's log; any other escape is an error.
+fn unescape(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('\\') => out.push('\\'),
+            Some('n') => out.push('\n'),
+            Some('r') => out.push('\r'),
+            other => panic!("unknown escape \\{other:?} in {line:?}"),
+        }
+    }
+    out
 }
 
 /// A Rust player in the same lobby as the engine.
@@ -274,13 +408,24 @@ fn player(id: i64, name: &str) -> PlayerInfo {
     }
 }
 
-/// Where the game client moves to when someone joins (see client.gd).
+/// Where a game client moves to when it greets or answers (see client.gd).
 const GAME_MOVE: (Vector3, Quat) = (Vector3::new(1.0, 2.5, -3.0), Quat::new(0.0, 0.6, 0.0, 0.8));
 /// Where the bot moves to.
 const BOT_MOVE: (Vector3, Quat) = (Vector3::new(-4.0, 0.5, 8.0), Quat::new(0.0, 0.0, 0.6, 0.8));
+/// The bot's name: a quote, a backslash, a carriage return and a newline go through
+/// every text form (the engine's `var2str`, the lines' escapes, the server's log).
+const BOT_NAME: &str = "Rust \"Bot\" \\ 1\r\n2";
 
-/// Everything the game client receives in a session with one bot, in order.
-fn game_view(game: &str, bot: &str) -> Vec<ServerMsg> {
+/// One message of a client's session, in the order the client prints it.
+#[derive(Debug, Clone)]
+enum Line {
+    Sent(ClientMsg),
+    Received(ServerMsg),
+}
+
+/// Everything the first player (`game`, id 1) receives in a session where `other` (id
+/// 2) joins second, is greeted, answers, moves to `other_move` and leaves.
+fn game_view(game: &str, other: &str, other_move: (Vector3, Quat)) -> Vec<ServerMsg> {
     vec![
         ServerMsg::Welcome { id: 1 },
         ServerMsg::PlayerList {
@@ -288,14 +433,14 @@ fn game_view(game: &str, bot: &str) -> Vec<ServerMsg> {
         },
         ServerMsg::Joined {
             id: 2,
-            name: bot.into(),
+            name: other.into(),
         },
         ServerMsg::PlayerList {
-            players: vec![player(1, game), player(2, bot)],
+            players: vec![player(1, game), player(2, other)],
         },
         ServerMsg::Chat {
             from: 1,
-            text: format!("hello {bot}"),
+            text: format!("hello {other}"),
         },
         ServerMsg::Moved {
             id: 1,
@@ -308,48 +453,158 @@ fn game_view(game: &str, bot: &str) -> Vec<ServerMsg> {
         },
         ServerMsg::Moved {
             id: 2,
-            position: BOT_MOVE.0,
-            rotation: BOT_MOVE.1,
+            position: other_move.0,
+            rotation: other_move.1,
         },
         ServerMsg::Left { id: 2 },
         ServerMsg::Left { id: 1 },
     ]
 }
 
-/// Checks the `RECV <hex>` lines of a game client against `want`: the engine decoded
-/// each message and encoded it again to exactly our bytes.
-fn check_received(engine: &Engine, out: &[String], want: &[ServerMsg]) {
-    let received: Vec<&str> = out.iter().filter_map(|l| l.strip_prefix("RECV ")).collect();
-    assert_eq!(
-        received.len(),
-        want.len(),
-        "client output:\n{}",
-        out.join("\n")
-    );
-    let cfg = engine.cfg();
-    for (line, want) in received.iter().zip(want) {
-        let bytes = unhex(line);
-        assert_eq!(cfg.from_slice::<ServerMsg>(&bytes).unwrap(), *want);
-        assert_eq!(
-            hex(&bytes),
-            hex(&cfg.to_vec(want).unwrap()),
-            "the engine re-encodes {want:?} to our bytes"
+/// The first player's whole session (see `game_view`): it joins; on `Joined` it greets
+/// and moves; when the other has left it leaves.
+fn first_player(game: &str, other: &str, other_move: (Vector3, Quat)) -> Vec<Line> {
+    let view = game_view(game, other, other_move);
+    let got = |range: std::ops::Range<usize>| view[range].iter().cloned().map(Line::Received);
+    let mut lines = vec![Line::Sent(ClientMsg::Join { name: game.into() })];
+    lines.extend(got(0..3));
+    lines.push(Line::Sent(ClientMsg::Chat {
+        text: format!("hello {other}"),
+    }));
+    lines.push(Line::Sent(ClientMsg::Move {
+        position: GAME_MOVE.0,
+        rotation: GAME_MOVE.1,
+    }));
+    lines.extend(got(3..9));
+    lines.push(Line::Sent(ClientMsg::Leave));
+    lines.extend(got(9..10));
+    lines
+}
+
+/// The second player's whole session (`me`, id 2, after `first`, id 1): once the first
+/// has greeted it and moved, it answers, moves to `my_move` and leaves (as the bot does).
+fn second_player(first: &str, me: &str, my_move: (Vector3, Quat)) -> Vec<Line> {
+    use Line::{Received, Sent};
+    vec![
+        Sent(ClientMsg::Join { name: me.into() }),
+        Received(ServerMsg::Welcome { id: 2 }),
+        Received(ServerMsg::PlayerList {
+            players: vec![player(1, first), player(2, me)],
+        }),
+        Received(ServerMsg::Chat {
+            from: 1,
+            text: format!("hello {me}"),
+        }),
+        Received(ServerMsg::Moved {
+            id: 1,
+            position: GAME_MOVE.0,
+            rotation: GAME_MOVE.1,
+        }),
+        Sent(ClientMsg::Chat {
+            text: format!("hello {first}"),
+        }),
+        Sent(ClientMsg::Move {
+            position: my_move.0,
+            rotation: my_move.1,
+        }),
+        Sent(ClientMsg::Leave),
+        Received(ServerMsg::Chat {
+            from: 2,
+            text: format!("hello {first}"),
+        }),
+        Received(ServerMsg::Moved {
+            id: 2,
+            position: my_move.0,
+            rotation: my_move.1,
+        }),
+        Received(ServerMsg::Left { id: 2 }),
+    ]
+}
+
+/// A client's `SEND` / `RECV` lines for `lines`: the engine's text form, as this crate
+/// writes it.
+fn client_lines(engine: &Engine, lines: &[Line]) -> Vec<(&'static str, String)> {
+    lines
+        .iter()
+        .map(|line| match line {
+            Line::Sent(msg) => ("SEND", engine.text(msg)),
+            Line::Received(msg) => ("RECV", engine.text(msg)),
+        })
+        .collect()
+}
+
+/// The server's log of a connection for `lines`: the server's dialect's text form.
+fn server_lines(dialect: Dialect, lines: &[Line]) -> Vec<(&'static str, String)> {
+    lines
+        .iter()
+        .map(|line| match line {
+            Line::Sent(msg) => ("SEND", text::to_string(msg, dialect).unwrap()),
+            Line::Received(msg) => ("RECV", text::to_string(msg, dialect).unwrap()),
+        })
+        .collect()
+}
+
+/// The `SEND <text>` / `RECV <text>` lines of a client's stdout, text unescaped.
+fn printed(out: &[String]) -> Vec<(&'static str, String)> {
+    out.iter()
+        .filter_map(|line| match line.split_once(' ') {
+            Some(("SEND", text)) => Some(("SEND", unescape(text))),
+            Some(("RECV", text)) => Some(("RECV", unescape(text))),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Fails at the first line (direction and text) where `got` differs from `want`.
+fn same_lines(got: &[(&str, String)], want: &[(&str, String)], context: &str) {
+    let differs = (0..got.len().max(want.len())).find(|&i| got.get(i) != want.get(i));
+    if let Some(i) = differs {
+        panic!(
+            "line {i} of {} is {:?}, expected {:?} ({} lines expected)\n{context}",
+            got.len(),
+            got.get(i),
+            want.get(i),
+            want.len()
         );
     }
+}
+
+/// Checks a game client's output: every message it sent and received, in order, in the
+/// engine's text form, is exactly this crate's text of the message in `want`; and the
+/// client saw itself leave (`DONE`).
+fn check_client(engine: &Engine, out: &[String], want: &[Line]) {
+    let context = format!("client output:\n{}", out.join("\n"));
+    same_lines(&printed(out), &client_lines(engine, want), &context);
     assert!(out.iter().any(|l| l == "DONE"), "{}", out.join("\n"));
+}
+
+/// Checks the server's log of the connection that sent `want[0]`: every message it
+/// received and every message it sent, each direction in order (a reader and a writer
+/// thread log them), in the server's text form.
+fn check_server_log(log: &mut ServerLog, dialect: Dialect, want: &[Line]) {
+    let want = server_lines(dialect, want);
+    let got = log.connection(&want[0].1);
+    let context = format!("the server's log:\n{}", log.seen.join("\n"));
+    for dir in ["SEND", "RECV"] {
+        let of = |lines: &[(&'static str, String)]| -> Vec<(&'static str, String)> {
+            lines.iter().filter(|(d, _)| *d == dir).cloned().collect()
+        };
+        same_lines(&of(&got), &of(&want), &context);
+    }
 }
 
 /// A lobby session: the game joins, then the bot; the game greets the bot and moves,
 /// the bot answers, moves and leaves, and the game leaves last. Every message of
 /// `ClientMsg` goes from the engine to the server (and is seen by the bot as the
-/// server relays it), and every message of `ServerMsg` reaches the engine.
+/// server relays it), and every message of `ServerMsg` reaches the engine; the game
+/// prints each one and the server logs each one, and all are checked.
 fn session(name: &str, client: &str, game: &str) {
     let Some(engine) = Engine::find(name) else {
         return;
     };
     let started = Instant::now();
     let cfg = engine.cfg();
-    let port = start_server(cfg);
+    let (port, mut log) = start_server(cfg);
     let project = engine.example_project(client);
     let port_text = port.to_string();
     let mut running = engine.start(
@@ -360,15 +615,15 @@ fn session(name: &str, client: &str, game: &str) {
     // The game has joined once it prints the first player list.
     running.wait_for("players: ");
 
-    let mut bot = Bot::join(port, cfg, "RustBot");
+    let mut bot = Bot::join(port, cfg, BOT_NAME);
     bot.expect(ServerMsg::Welcome { id: 2 });
     bot.expect(ServerMsg::PlayerList {
-        players: vec![player(1, game), player(2, "RustBot")],
+        players: vec![player(1, game), player(2, BOT_NAME)],
     });
     // The game's Chat and Move, as the server decoded and relayed them.
     bot.expect(ServerMsg::Chat {
         from: 1,
-        text: "hello RustBot".into(),
+        text: format!("hello {BOT_NAME}"),
     });
     bot.expect(ServerMsg::Moved {
         id: 1,
@@ -396,8 +651,16 @@ fn session(name: &str, client: &str, game: &str) {
     assert_eq!(bot.input.get_var::<ServerMsg>().unwrap(), None, "closed");
 
     // The game leaves when the bot has left (its Leave is the last ClientMsg variant).
-    let out = running.finish();
-    check_received(&engine, &out, &game_view(game, "RustBot"));
+    let out = running.finish_quietly();
+    let game_lines = first_player(game, BOT_NAME, BOT_MOVE);
+    check_client(&engine, &out, &game_lines);
+    check_server_log(&mut log, engine.dialect, &game_lines);
+    // The bot plays the second player's part.
+    check_server_log(
+        &mut log,
+        engine.dialect,
+        &second_player(game, BOT_NAME, BOT_MOVE),
+    );
     let _ = std::fs::remove_dir_all(project);
     eprintln!("{name} session: {:?}", started.elapsed());
 }
@@ -415,6 +678,149 @@ fn godot_3_6_client_session() {
 #[test]
 fn godot_4_client_session() {
     session("godot4", "godot4_client", "Godot4");
+}
+
+/// Two game clients of one engine in the example server's lobby, as in the server's
+/// header: Ann is in first and greets Bob, who answers, moves and leaves; then Ann
+/// leaves. Both clients' lines and the server's log of both are checked.
+fn two_players(name: &str, client: &str) {
+    let Some(engine) = Engine::find(name) else {
+        return;
+    };
+    let started = Instant::now();
+    let (port, mut log) = start_server(engine.cfg());
+    let port = port.to_string();
+    let projects = [
+        engine.example_project(client),
+        engine.example_project(client),
+    ];
+    let mut ann = engine.start(
+        &projects[0],
+        None,
+        &[("PORT", &port), ("PLAYER_NAME", "Ann")],
+    );
+    ann.wait_for("players: ");
+    let bob = engine.start(
+        &projects[1],
+        None,
+        &[("PORT", &port), ("PLAYER_NAME", "Bob")],
+    );
+    let bob_out = bob.finish_quietly();
+    let ann_out = ann.finish_quietly();
+    let ann_lines = first_player("Ann", "Bob", GAME_MOVE);
+    let bob_lines = second_player("Ann", "Bob", GAME_MOVE);
+    check_client(&engine, &ann_out, &ann_lines);
+    check_client(&engine, &bob_out, &bob_lines);
+    check_server_log(&mut log, engine.dialect, &ann_lines);
+    check_server_log(&mut log, engine.dialect, &bob_lines);
+    for project in projects {
+        let _ = std::fs::remove_dir_all(project);
+    }
+    eprintln!("{name} two players: {:?}", started.elapsed());
+}
+
+#[test]
+fn godot_3_2_two_players() {
+    two_players("godot3.2", "godot3_client");
+}
+
+#[test]
+fn godot_3_6_two_players() {
+    two_players("godot3.6", "godot3_client");
+}
+
+#[test]
+fn godot_4_two_players() {
+    two_players("godot4", "godot4_client");
+}
+
+/// With nothing listening on its port, a game client says so in one line on stderr
+/// and exits with code 1, well within its connect timeout.
+fn unreachable_server(name: &str, client: &str) {
+    let Some(engine) = Engine::find(name) else {
+        return;
+    };
+    // A port that was free a moment ago: nothing listens there once this is dropped.
+    let port = {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap().port()
+    };
+    let project = engine.example_project(client);
+    let started = Instant::now();
+    let running = engine.start(&project, None, &[("PORT", &port.to_string())]);
+    let exit = running.wait_exit(GIVE_UP_LIMIT);
+    let took = started.elapsed();
+    assert_eq!(exit.status.code(), Some(1), "{exit}");
+    let message = format!("cannot reach the server at 127.0.0.1:{port}");
+    assert_eq!(exit.stderr.lines().collect::<Vec<_>>(), [message], "{exit}");
+    assert_eq!(printed(&exit.stdout), [], "{exit}");
+    assert!(took < GIVE_UP_LIMIT, "{took:?}");
+    let _ = std::fs::remove_dir_all(project);
+    eprintln!("{name} unreachable server: {took:?}");
+}
+
+#[test]
+fn godot_3_2_unreachable_server() {
+    unreachable_server("godot3.2", "godot3_client");
+}
+
+#[test]
+fn godot_3_6_unreachable_server() {
+    unreachable_server("godot3.6", "godot3_client");
+}
+
+#[test]
+fn godot_4_unreachable_server() {
+    unreachable_server("godot4", "godot4_client");
+}
+
+/// Against a server for the other engine, which ignores every message it cannot read,
+/// a game client gets no `Welcome`: it says so in one line on stderr and exits with
+/// code 1 after its answer timeout.
+fn wrong_dialect(name: &str, client: &str, game: &str) {
+    let Some(engine) = Engine::find(name) else {
+        return;
+    };
+    let (other, dialect) = if engine.godot4() {
+        (Dialect::Godot3, "godot4")
+    } else {
+        (Dialect::Godot4, "godot3")
+    };
+    let (port, _log) = start_server(Config::new().dialect(other));
+    let project = engine.example_project(client);
+    let started = Instant::now();
+    let env = [("PORT", &port.to_string()[..]), ("PLAYER_NAME", game)];
+    let exit = engine.start(&project, None, &env).wait_exit(GIVE_UP_LIMIT);
+    let took = started.elapsed();
+    assert_eq!(exit.status.code(), Some(1), "{exit}");
+    let message = format!(
+        "no answer from the server at 127.0.0.1:{port} (is it started with the dialect {dialect}?)"
+    );
+    assert_eq!(exit.stderr.lines().collect::<Vec<_>>(), [message], "{exit}");
+    let join = ClientMsg::Join { name: game.into() };
+    assert_eq!(
+        printed(&exit.stdout),
+        [("SEND", engine.text(&join))],
+        "{exit}"
+    );
+    assert!(took < GIVE_UP_LIMIT, "{took:?}");
+    let _ = std::fs::remove_dir_all(project);
+    eprintln!("{name} wrong dialect: {took:?}");
+}
+
+#[test]
+fn godot_3_2_wrong_dialect() {
+    wrong_dialect("godot3.2", "godot3_client", "Godot3");
+}
+
+#[test]
+fn godot_3_6_wrong_dialect() {
+    wrong_dialect("godot3.6", "godot3_client", "Godot3");
+}
+
+#[test]
+fn godot_4_wrong_dialect() {
+    wrong_dialect("godot4", "godot4_client", "Godot4");
 }
 
 /// The tokio codec plays the server for a game client: one `Framed` socket reads
@@ -440,7 +846,7 @@ fn tokio_session(name: &str, client: &str, game: &str) {
     let port = listener.local_addr().unwrap().port().to_string();
     let project = engine.example_project(client);
     let running = engine.start(&project, None, &[("PORT", &port), ("PLAYER_NAME", game)]);
-    let view = game_view(game, "Tokio");
+    let view = game_view(game, "Tokio", BOT_MOVE);
     let got = rt.block_on(async {
         let (socket, _) = tokio::time::timeout(DEADLINE, listener.accept())
             .await
@@ -488,8 +894,8 @@ fn tokio_session(name: &str, client: &str, game: &str) {
             ClientMsg::Leave,
         ]
     );
-    let out = running.finish();
-    check_received(&engine, &out, &view);
+    let out = running.finish_quietly();
+    check_client(&engine, &out, &first_player(game, "Tokio", BOT_MOVE));
     let _ = std::fs::remove_dir_all(project);
     eprintln!("{name} tokio session: {:?}", started.elapsed());
 }
