@@ -103,36 +103,26 @@ impl Config {
             de: Deserializer::with_config(SliceRead::new(bytes), *self),
             items: Vec::new(),
         };
-        let (partial, result) = d.value(0, Role::Root);
+        let (partial, walked) = d.value(0, Role::Root);
         let len = d.de.byte_offset();
-        match result {
-            Ok(()) => {
-                // The engine's own conversions (typed containers) come from the decoder.
-                let value = self.take_from_slice::<Variant>(bytes).map(|(v, _)| v);
-                let (value, error) = match value {
-                    Ok(v) => (Some(v), None),
-                    Err(e) => (partial, Some(e)),
-                };
-                Dissection {
-                    items: d.items,
-                    value,
-                    len,
-                    error,
+        if let Err(e) = &walked {
+            for item in &mut d.items {
+                if !item.complete {
+                    item.len = len.max(e.offset().unwrap_or(len)) - item.offset;
                 }
             }
-            Err(e) => {
-                for item in &mut d.items {
-                    if !item.complete {
-                        item.len = len.max(e.offset().unwrap_or(len)) - item.offset;
-                    }
-                }
-                Dissection {
-                    items: d.items,
-                    value: partial,
-                    len,
-                    error: Some(e),
-                }
-            }
+        }
+        // The decoder has the last word: it also converts typed containers' elements
+        // as the engine does, which can fail where the walk through the bytes did not.
+        let (value, error) = match (walked, self.take_from_slice::<Variant>(bytes)) {
+            (Ok(()), Ok((v, _))) => (Some(v), None),
+            (_, Err(e)) | (Err(e), Ok(_)) => (partial, Some(e)),
+        };
+        Dissection {
+            items: d.items,
+            value,
+            len,
+            error,
         }
     }
 }
