@@ -11,6 +11,8 @@ mod error;
 pub mod framing;
 #[cfg(any(feature = "glam", feature = "mint"))]
 mod interop;
+#[cfg(feature = "json")]
+pub mod json;
 #[cfg(feature = "glam")]
 pub use interop::glam;
 #[cfg(feature = "mint")]
