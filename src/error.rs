@@ -113,6 +113,17 @@ pub enum ErrorKind {
     /// A value the Godot format cannot carry without changing it.
     #[error("unrepresentable value: {0}")]
     Unrepresentable(String),
+    /// JSON that is not the JSON form of a Variant (feature `json`): what is wrong, and
+    /// where, as a JSON path in jq's syntax (`$.players[3].avatar`, `$["$Array"].values[0]`).
+    /// Errors in JSON text itself (syntax, nesting) have the path `$` and give the line
+    /// and column in the message.
+    #[error("{path}: {message}")]
+    Json {
+        /// What is wrong.
+        message: String,
+        /// Where: `$` is the whole document.
+        path: String,
+    },
     /// A message from a `Serialize` / `Deserialize` impl (serde's `custom`).
     #[error("{0}")]
     Message(String),
@@ -277,6 +288,7 @@ impl Error {
             | ErrorKind::InvalidBase64(_)
             | ErrorKind::IntOutOfRange(..)
             | ErrorKind::UintOutOfRange(..)
+            | ErrorKind::Json { .. }
             | ErrorKind::Message(_)
             | ErrorKind::NotEncrypted
             | ErrorKind::UnknownEncryptionMode(_)
