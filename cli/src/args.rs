@@ -123,11 +123,13 @@ pub struct DecodeArgs {
     /// How the input spells the bytes.
     #[arg(long, value_enum, default_value = "raw")]
     pub input: BytesFormat,
+    /// Which engine wrote the bytes; `auto` detects it (and says what it chose).
     #[arg(long, value_enum, default_value = "auto")]
     pub dialect: DialectArg,
     /// A file of many values prints each.
     #[arg(long, value_enum, default_value = "none")]
     pub framing: FramingArg,
+    /// What to print for each value.
     #[arg(long, value_enum, default_value = "text")]
     pub output: DecodeOutput,
     /// The password of an encrypted save (open_encrypted_with_pass).
@@ -147,8 +149,10 @@ pub struct EncodeArgs {
     /// The dialect to write (and whose text syntax to read).
     #[arg(long, value_enum, default_value = "4")]
     pub dialect: DialectOut,
+    /// How to frame the values; several values need one.
     #[arg(long, value_enum, default_value = "none")]
     pub framing: FramingArg,
+    /// How to spell the bytes.
     #[arg(long, value_enum, default_value = "raw")]
     pub output: BytesFormat,
     /// Write an encrypted save (open_encrypted_with_pass) with this password.
@@ -187,8 +191,10 @@ pub struct ConvertArgs {
     pub input: PathBuf,
     /// The output file (`-` for standard output).
     pub output: PathBuf,
+    /// The input's dialect (`auto`: detected), or `json`.
     #[arg(long, value_enum)]
     pub from: ConvertFormat,
+    /// The output's dialect, or `json`.
     #[arg(long, value_enum)]
     pub to: ConvertFormat,
     /// The framing of the input, kept for the output.
