@@ -1,8 +1,9 @@
 //! Framing: length prefixes, limits, truncation, resumption after I/O errors, save
 //! files, packets and Base64.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+#[path = "common/peak.rs"]
+mod peak;
+
 use std::io::{self, Read, Write};
 
 use godot_bin::framing::{
@@ -12,6 +13,7 @@ use godot_bin::framing::{
 use godot_bin::{
     Config, Dialect, Dictionary, ErrorKind, PoolByteArray, PoolStringArray, Variant, Vector3,
 };
+use peak::peak;
 use quickcheck::{QuickCheck, TestResult};
 
 const LE: Framing = Framing::StreamPeer { big_endian: false };
@@ -398,50 +400,6 @@ fn random_bytes_never_panic() {
     QuickCheck::new()
         .tests(2000)
         .quickcheck(prop as fn(Vec<u8>, u8) -> bool);
-}
-
-/// Counts the peak of live heap bytes on this thread while enabled.
-struct Counting;
-
-thread_local! {
-    static ON: Cell<bool> = const { Cell::new(false) };
-    static LIVE: Cell<isize> = const { Cell::new(0) };
-    static PEAK: Cell<isize> = const { Cell::new(0) };
-}
-
-fn track(delta: isize) {
-    let _ = ON.try_with(|on| {
-        if on.get() {
-            LIVE.with(|l| {
-                let v = l.get() + delta;
-                l.set(v);
-                PEAK.with(|p| p.set(p.get().max(v)));
-            });
-        }
-    });
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        track(layout.size() as isize);
-        System.alloc(layout)
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        track(-(layout.size() as isize));
-        System.dealloc(ptr, layout)
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
-
-fn peak<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    LIVE.with(|l| l.set(0));
-    PEAK.with(|p| p.set(0));
-    ON.with(|on| on.set(true));
-    let r = f();
-    ON.with(|on| on.set(false));
-    (r, PEAK.with(|p| p.get()).max(0) as usize)
 }
 
 #[test]
