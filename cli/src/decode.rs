@@ -5,6 +5,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
+use godot_bin::dissect::Dissection;
 use godot_bin::{text, Config, Dialect, Variant, GODOT_MAX_DEPTH};
 
 use crate::args::{DecodeArgs, DecodeOutput, DialectArg};
@@ -26,7 +27,23 @@ pub fn run(a: DecodeArgs) -> Result<ExitCode> {
     let mut failed = false;
     let many = a.framing.framing().is_some();
     for (i, frame) in frames.iter().enumerate() {
-        let d = cfg.dissect(frame.bytes);
+        // The tree needs the walk through the bytes; the other outputs only the value,
+        // and the walk's partial value when it does not decode.
+        let value = match a.output {
+            DecodeOutput::Tree => None,
+            DecodeOutput::Text | DecodeOutput::Json => {
+                cfg.take_from_slice::<Variant>(frame.bytes).ok()
+            }
+        };
+        let d = match value {
+            Some((v, len)) => Dissection {
+                items: Vec::new(),
+                value: Some(v),
+                len,
+                error: None,
+            },
+            None => cfg.dissect(frame.bytes),
+        };
         let mut error = d.error.map(|e| {
             let at = frame.at + e.offset().unwrap_or(d.len);
             format!("byte {at}: {}", e.kind())

@@ -29,6 +29,13 @@ fn run(args: &[&str]) -> Output {
     common::output_within(cmd, LIMIT).expect("godot-bin finished in time")
 }
 
+/// `godot-bin convert IN OUT --from FROM --to TO`, then `extra`.
+fn convert(input: &str, output: &str, from: &str, to: &str, extra: &[&str]) -> Output {
+    let mut args = vec!["convert", input, output, "--from", from, "--to", to];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
 fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).expect("UTF-8 output")
 }
@@ -362,15 +369,13 @@ fn convert_a_godot_3_save_for_godot_4() {
 
     for from in ["3", "auto"] {
         let save4 = dir.join(format!("save4-{from}.bin"));
-        let out = run(&[
-            "convert",
+        let out = convert(
             save3.to_str().unwrap(),
             save4.to_str().unwrap(),
-            "--from",
             from,
-            "--to",
             "4",
-        ]);
+            &[],
+        );
         assert!(out.status.success(), "{}", stderr(&out));
         let texts4 = engine_save(&g4, true, "load4.gd", &[("ORACLE_IN", &save4)]);
         let expected: Vec<String> = values
@@ -385,25 +390,21 @@ fn convert_a_godot_3_save_for_godot_4() {
     // Through JSON: the same bytes as directly.
     let json = dir.join("save.jsonl");
     let back = dir.join("back4.bin");
-    let out = run(&[
-        "convert",
+    let out = convert(
         save3.to_str().unwrap(),
         json.to_str().unwrap(),
-        "--from",
         "3",
-        "--to",
         "json",
-    ]);
+        &[],
+    );
     assert!(out.status.success(), "{}", stderr(&out));
-    let out = run(&[
-        "convert",
+    let out = convert(
         json.to_str().unwrap(),
         back.to_str().unwrap(),
-        "--from",
         "json",
-        "--to",
         "4",
-    ]);
+        &[],
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(
         std::fs::read(&back).unwrap(),
@@ -424,15 +425,13 @@ fn convert_refuses_what_the_target_cannot_hold() {
     ]);
     std::fs::write(&save4, &out.stdout).unwrap();
     let save3 = dir.join("save3.bin");
-    let out = run(&[
-        "convert",
+    let out = convert(
         save4.to_str().unwrap(),
         save3.to_str().unwrap(),
-        "--from",
         "4",
-        "--to",
         "3",
-    ]);
+        &[],
+    );
     assert_refused(&out, "Vector2i to Godot 3");
     assert_eq!(
         stderr(&out),
@@ -456,15 +455,7 @@ fn convert_refuses_what_the_target_cannot_hold() {
     ] {
         let bare = dir.join("bare.bin");
         std::fs::write(&bare, run(&["encode", text]).stdout).unwrap();
-        let out = run(&[
-            "convert",
-            bare.to_str().unwrap(),
-            "-",
-            "--from",
-            "4",
-            "--to",
-            "3",
-        ]);
+        let out = convert(bare.to_str().unwrap(), "-", "4", "3", &[]);
         assert_refused(&out, text);
         assert_eq!(stderr(&out), format!("godot-bin: {message}\n"), "{text}");
         assert!(out.stdout.is_empty());
@@ -652,17 +643,13 @@ fn encrypted_saves_both_ways() {
 
     // Converted for Godot 4 and encrypted again: 4.6 opens it with the password.
     let save4 = dir.join("save4.gdec");
-    let out = run(&[
-        "convert",
+    let out = convert(
         save3,
         save4.to_str().unwrap(),
-        "--from",
         "3",
-        "--to",
         "4",
-        "--password",
-        pass,
-    ]);
+        &["--password", pass],
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     let texts4 = engine_save(
         &g4,
