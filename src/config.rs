@@ -160,13 +160,54 @@ impl Config {
         Ok(out)
     }
 
-    /// Encodes `value` with these settings and writes it to `writer`.
+    /// Appends the encoding of `value` to `out` and returns its length: encode many
+    /// messages into one reused buffer without allocating (clear it between them).
+    /// On error `out` is left as it was.
+    ///
+    /// ```
+    /// use godot_bin::Config;
+    /// let cfg = Config::new();
+    /// let mut buf = Vec::with_capacity(64);
+    /// for tick in 0..3u32 {
+    ///     buf.clear();
+    ///     let n = cfg.to_vec_into(&("tick", tick), &mut buf)?;
+    ///     assert_eq!(n, buf.len());
+    ///     assert_eq!(cfg.from_slice::<(String, u32)>(&buf)?, ("tick".to_string(), tick));
+    /// }
+    /// # Ok::<(), godot_bin::Error>(())
+    /// ```
+    pub fn to_vec_into<T: ?Sized + Serialize>(
+        &self,
+        value: &T,
+        out: &mut Vec<u8>,
+    ) -> Result<usize> {
+        let start = out.len();
+        match value.serialize(&mut Serializer::with_config(out, *self)) {
+            Ok(()) => Ok(out.len() - start),
+            Err(e) => {
+                out.truncate(start);
+                Err(e)
+            }
+        }
+    }
+
+    /// Encodes `value` with these settings and writes it to `writer` as it goes, in
+    /// chunks of 32 KiB: the memory used does not grow with the value, only with its
+    /// largest string or pool array, and with a container whose length serde does not
+    /// announce (`#[serde(flatten)]`, `collect_seq` of an iterator without an exact
+    /// size), which is held until its count is known. A `Serialize` impl that announces
+    /// a wrong length is an error once part of the container was written out.
+    ///
+    /// The writes are large: a `BufWriter` around `writer` is not needed. On error,
+    /// part of the value may have been written.
     pub fn to_writer<W: io::Write, T: ?Sized + Serialize>(
         &self,
         mut writer: W,
         value: &T,
     ) -> Result<()> {
-        writer.write_all(&self.to_vec(value)?)?;
+        let mut buf = Vec::new();
+        value.serialize(&mut Serializer::streaming(&mut buf, &mut writer, *self))?;
+        writer.write_all(&buf)?;
         Ok(())
     }
 

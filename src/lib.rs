@@ -61,7 +61,22 @@ pub fn to_vec<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
     Config::default().to_vec(value)
 }
 
-/// Encodes `value` and writes the bytes to `writer`.
+/// Appends the encoding of `value` to `out` and returns its length; see
+/// [`Config::to_vec_into`].
+///
+/// ```
+/// let mut buf = Vec::new();
+/// godot_bin::to_vec_into(&7i32, &mut buf)?;
+/// godot_bin::to_vec_into(&true, &mut buf)?;
+/// assert_eq!(buf, [2, 0, 0, 0, 7, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0]);
+/// # Ok::<(), godot_bin::Error>(())
+/// ```
+pub fn to_vec_into<T: ?Sized + Serialize>(value: &T, out: &mut Vec<u8>) -> Result<usize> {
+    Config::default().to_vec_into(value, out)
+}
+
+/// Encodes `value` and writes the bytes to `writer` as it goes, with a bounded buffer;
+/// see [`Config::to_writer`].
 pub fn to_writer<W: io::Write, T: ?Sized + Serialize>(writer: W, value: &T) -> Result<()> {
     Config::default().to_writer(writer, value)
 }

@@ -2,6 +2,8 @@
 
 mod payload;
 
+use std::io;
+
 use serde::ser::{self, Serialize};
 
 use crate::config::{Config, Precision};
@@ -11,13 +13,27 @@ use crate::marker::Marker;
 use crate::table::Layout;
 
 pub(crate) use payload::check_godot_str;
-use payload::{put_str, Capture, Elem, ElemSerializer, Fields, FieldsCompound, PoolSerializer};
+use payload::{
+    put_str, put_tagged_str, Capture, Elem, ElemSerializer, Fields, FieldsCompound, PoolSerializer,
+    UniformCompound,
+};
+
+/// Wire ids that are the same in every dialect (checked against the table in a test).
+pub(crate) const NIL_ID: u32 = 0;
+pub(crate) const BOOL_ID: u32 = 1;
+pub(crate) const INT_ID: u32 = 2;
+pub(crate) const FLOAT_ID: u32 = 3;
+pub(crate) const STRING_ID: u32 = 4;
+
+/// How much a streaming serializer buffers before it writes to its sink.
+const CHUNK: usize = 32 * 1024;
 
 /// Serializes values into Godot's binary Variant encoding.
 ///
 /// Output goes to a `Vec<u8>` because Godot puts element counts in front of
-/// containers, and serde does not always know them up front (`flatten`, iterators):
-/// counts are written as placeholders and patched in place.
+/// containers. Counts serde announces (structs, `Vec`s, maps) are written at once;
+/// when serde does not know one (`flatten`, iterators) a placeholder is patched in
+/// place when the container ends.
 ///
 /// ```
 /// use serde::Serialize;
@@ -33,6 +49,16 @@ pub struct Serializer<'a> {
     /// A typed container wrote its own header: the next container of this type
     /// writes only its count.
     bare: Option<VariantType>,
+    /// Streaming ([`Config::to_writer`]): where full chunks of `out` go.
+    sink: Option<&'a mut dyn io::Write>,
+    /// Open containers whose count is a placeholder still to patch: while there are
+    /// any, nothing may leave `out`.
+    holds: usize,
+    /// `out` is flushed to the sink before an element once it is this long.
+    flush_at: usize,
+    /// How many times `out` was flushed: a container opened before a flush can no
+    /// longer patch its count.
+    flushes: u32,
 }
 
 impl<'a> Serializer<'a> {
@@ -48,34 +74,78 @@ impl<'a> Serializer<'a> {
             cfg,
             depth: 0,
             bare: None,
+            sink: None,
+            holds: 0,
+            flush_at: usize::MAX,
+            flushes: 0,
+        }
+    }
+
+    /// A serializer that buffers in `buf` and writes every full chunk to `sink`; the
+    /// caller writes what is left in `buf` at the end.
+    pub(crate) fn streaming(
+        buf: &'a mut Vec<u8>,
+        sink: &'a mut dyn io::Write,
+        cfg: Config,
+    ) -> Self {
+        Serializer {
+            sink: Some(sink),
+            flush_at: CHUNK,
+            ..Self::with_config(buf, cfg)
         }
     }
 
     #[inline]
     fn header(&mut self, ty: VariantType, flags: u32) -> Result<()> {
-        let id = self.cfg.dialect.id_of(ty).ok_or_else(|| {
-            Error::new(ErrorKind::Unrepresentable(format!(
-                "{} does not exist in {:?}",
-                ty, self.cfg.dialect
-            )))
-        })?;
-        put_u32(self.out, id | flags);
-        Ok(())
+        match self.cfg.dialect.id_of(ty) {
+            Some(id) => {
+                put_u32(self.out, id | flags);
+                Ok(())
+            }
+            None => Err(self.missing(ty)),
+        }
     }
 
+    #[cold]
+    fn missing(&self, ty: VariantType) -> Error {
+        Error::new(ErrorKind::Unrepresentable(format!(
+            "{} does not exist in {:?}",
+            ty, self.cfg.dialect
+        )))
+    }
+
+    #[inline]
     fn int(&mut self, v: i64) -> Result<()> {
         // Godot's rule: 32 bits when the value fits, else the 64-bit flag.
         if let Ok(small) = i32::try_from(v) {
-            self.header(VariantType::Int, 0)?;
-            self.out.extend_from_slice(&small.to_le_bytes());
-        } else if self.cfg.dialect == Dialect::Godot2 {
+            put_u64(self.out, INT_ID, small as u32);
+            Ok(())
+        } else {
+            self.wide_int(v)
+        }
+    }
+
+    fn wide_int(&mut self, v: i64) -> Result<()> {
+        if self.cfg.dialect == Dialect::Godot2 {
             return Err(Error::new(ErrorKind::IntOutOfRange(
                 v.into(),
                 "a Godot 2 int (i32)",
             )));
-        } else {
-            self.header(VariantType::Int, FLAG_64)?;
-            self.out.extend_from_slice(&v.to_le_bytes());
+        }
+        let mut b = [0; 12];
+        b[..4].copy_from_slice(&(INT_ID | FLAG_64).to_le_bytes());
+        b[4..].copy_from_slice(&v.to_le_bytes());
+        self.out.extend_from_slice(&b);
+        Ok(())
+    }
+
+    /// Writes `out` to the sink (streaming, no count left to patch, a chunk full).
+    #[cold]
+    fn flush(&mut self) -> Result<()> {
+        if let Some(sink) = self.sink.as_mut() {
+            sink.write_all(self.out)?;
+            self.out.clear();
+            self.flushes = self.flushes.wrapping_add(1);
         }
         Ok(())
     }
@@ -90,8 +160,8 @@ impl<'a> Serializer<'a> {
         Ok(())
     }
 
-    /// Starts a container: header plus a count placeholder, returning where the count is.
-    fn open(&mut self, ty: VariantType) -> Result<usize> {
+    /// Starts a container: header plus its count, the announced one or a placeholder.
+    fn open(&mut self, ty: VariantType, len: Option<usize>) -> Result<Open> {
         self.depth += 1;
         match self.bare.take() {
             None => self.header(ty, 0)?,
@@ -104,35 +174,76 @@ impl<'a> Serializer<'a> {
         }
         let at = self.out.len();
         put_u32(self.out, 0);
-        Ok(at)
+        match len {
+            Some(n) => patch_count(self.out, at, n)?,
+            None => self.hold(),
+        }
+        Ok(Open {
+            at,
+            announced: len,
+            flushes: self.flushes,
+        })
     }
 
-    fn close(&mut self, at: usize, count: usize) -> Result<()> {
+    fn close(&mut self, open: Open, count: usize) -> Result<()> {
         self.depth -= 1;
-        patch_count(self.out, at, count)
+        match open.announced {
+            Some(n) if n == count => Ok(()),
+            Some(n) if open.flushes != self.flushes => Err(Error::new(ErrorKind::Message(format!(
+                "a Serialize impl announced {n} items and wrote {count} (streaming needs the true count)"
+            )))),
+            Some(_) => patch_count(self.out, open.at, count),
+            None => {
+                self.release();
+                patch_count(self.out, open.at, count)
+            }
+        }
+    }
+
+    /// A count placeholder is open: keep everything in `out` until it is patched.
+    fn hold(&mut self) {
+        self.holds += 1;
+        self.flush_at = usize::MAX;
+    }
+
+    fn release(&mut self) {
+        self.holds -= 1;
+        if self.holds == 0 && self.sink.is_some() {
+            self.flush_at = CHUNK;
+        }
     }
 
     /// `{name: <value>}`, serde_json's external enum tagging.
-    fn open_variant(&mut self, variant: &str) -> Result<usize> {
-        let at = self.open(VariantType::Dictionary)?;
-        patch_count(self.out, at, 1)?;
+    fn open_variant(&mut self, variant: &str) -> Result<Open> {
+        let open = self.open(VariantType::Dictionary, Some(1))?;
         self.child()?;
         self.str_value(variant)?;
-        Ok(at)
+        Ok(open)
     }
 
     #[inline]
     fn str_value(&mut self, v: &str) -> Result<()> {
-        check_godot_str(v)?;
-        self.header(VariantType::String, 0)?;
-        put_str(self.out, v);
-        Ok(())
+        put_tagged_str(self.out, STRING_ID, v)
     }
+}
+
+/// Where an open container's count is, and what was announced for it.
+#[derive(Clone, Copy)]
+struct Open {
+    at: usize,
+    announced: Option<usize>,
+    flushes: u32,
 }
 
 #[inline]
 pub(crate) fn put_u32(out: &mut Vec<u8>, v: u32) {
     out.extend_from_slice(&v.to_le_bytes());
+}
+
+/// Two words in one write: a header and its 32-bit payload.
+#[inline]
+pub(crate) fn put_u64(out: &mut Vec<u8>, a: u32, b: u32) {
+    out.extend_from_slice(&(u64::from(a) | u64::from(b) << 32).to_le_bytes());
 }
 
 pub(crate) fn patch_count(out: &mut [u8], at: usize, count: usize) -> Result<()> {
@@ -168,9 +279,9 @@ impl<'a, 'b> ser::Serializer for &'a mut Serializer<'b> {
         false
     }
 
+    #[inline]
     fn serialize_bool(self, v: bool) -> Result<()> {
-        self.header(VariantType::Bool, 0)?;
-        put_u32(self.out, v as u32);
+        put_u64(self.out, BOOL_ID, v as u32);
         Ok(())
     }
 
@@ -212,6 +323,7 @@ impl<'a, 'b> ser::Serializer for &'a mut Serializer<'b> {
         self.serialize_f64(v.into())
     }
 
+    #[inline]
     fn serialize_f64(self, v: f64) -> Result<()> {
         // Godot's rule, bit for bit: f32 iff `(double)(float)v == v`.
         let narrow = f64::from(v as f32) == v;
@@ -221,11 +333,12 @@ impl<'a, 'b> ser::Serializer for &'a mut Serializer<'b> {
             ))));
         }
         if narrow || self.cfg.dialect == Dialect::Godot2 {
-            self.header(VariantType::Float, 0)?;
-            self.out.extend_from_slice(&(v as f32).to_le_bytes());
+            put_u64(self.out, FLOAT_ID, (v as f32).to_bits());
         } else {
-            self.header(VariantType::Float, FLAG_64)?;
-            self.out.extend_from_slice(&v.to_le_bytes());
+            let mut b = [0; 12];
+            b[..4].copy_from_slice(&(FLOAT_ID | FLAG_64).to_le_bytes());
+            b[4..].copy_from_slice(&v.to_le_bytes());
+            self.out.extend_from_slice(&b);
         }
         Ok(())
     }
@@ -244,7 +357,8 @@ impl<'a, 'b> ser::Serializer for &'a mut Serializer<'b> {
     }
 
     fn serialize_none(self) -> Result<()> {
-        self.header(VariantType::Nil, 0)
+        put_u32(self.out, NIL_ID);
+        Ok(())
     }
 
     fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
@@ -252,11 +366,12 @@ impl<'a, 'b> ser::Serializer for &'a mut Serializer<'b> {
     }
 
     fn serialize_unit(self) -> Result<()> {
-        self.header(VariantType::Nil, 0)
+        put_u32(self.out, NIL_ID);
+        Ok(())
     }
 
     fn serialize_unit_struct(self, _name: &'static str) -> Result<()> {
-        self.header(VariantType::Nil, 0)
+        self.serialize_unit()
     }
 
     fn serialize_unit_variant(
@@ -286,14 +401,15 @@ impl<'a, 'b> ser::Serializer for &'a mut Serializer<'b> {
         variant: &'static str,
         value: &T,
     ) -> Result<()> {
-        let at = self.open_variant(variant)?;
+        let open = self.open_variant(variant)?;
         value.serialize(&mut *self)?;
-        self.close(at, 1)
+        self.close(open, 1)
     }
 
-    fn serialize_seq(self, _len: Option<usize>) -> Result<Compound<'a, 'b>> {
-        let at = self.open(VariantType::Array)?;
-        Ok(Compound::new(self, at, None))
+    #[inline]
+    fn serialize_seq(self, len: Option<usize>) -> Result<Compound<'a, 'b>> {
+        let open = self.open(VariantType::Array, len)?;
+        Ok(Compound::new(self, open, None))
     }
 
     fn serialize_tuple(self, len: usize) -> Result<Compound<'a, 'b>> {
@@ -312,18 +428,20 @@ impl<'a, 'b> ser::Serializer for &'a mut Serializer<'b> {
         _name: &'static str,
         _i: u32,
         variant: &'static str,
-        _len: usize,
+        len: usize,
     ) -> Result<Compound<'a, 'b>> {
         let outer = self.open_variant(variant)?;
-        let at = self.open(VariantType::Array)?;
-        Ok(Compound::new(self, at, Some(outer)))
+        let open = self.open(VariantType::Array, Some(len))?;
+        Ok(Compound::new(self, open, Some(outer)))
     }
 
-    fn serialize_map(self, _len: Option<usize>) -> Result<Compound<'a, 'b>> {
-        let at = self.open(VariantType::Dictionary)?;
-        Ok(Compound::new(self, at, None))
+    #[inline]
+    fn serialize_map(self, len: Option<usize>) -> Result<Compound<'a, 'b>> {
+        let open = self.open(VariantType::Dictionary, len)?;
+        Ok(Compound::new(self, open, None))
     }
 
+    #[inline]
     fn serialize_struct(self, _name: &'static str, len: usize) -> Result<Compound<'a, 'b>> {
         self.serialize_map(Some(len))
     }
@@ -333,11 +451,11 @@ impl<'a, 'b> ser::Serializer for &'a mut Serializer<'b> {
         _name: &'static str,
         _i: u32,
         variant: &'static str,
-        _len: usize,
+        len: usize,
     ) -> Result<Compound<'a, 'b>> {
         let outer = self.open_variant(variant)?;
-        let at = self.open(VariantType::Dictionary)?;
-        Ok(Compound::new(self, at, Some(outer)))
+        let open = self.open(VariantType::Dictionary, Some(len))?;
+        Ok(Compound::new(self, open, Some(outer)))
     }
 
     fn collect_str<T: ?Sized + std::fmt::Display>(self, value: &T) -> Result<()> {
@@ -487,15 +605,30 @@ impl<'b> Serializer<'b> {
         let fields = match ty.layout() {
             Layout::Reals(n) => {
                 let wide = self.real_header(ty)?;
-                Fields::Uniform(if wide { Elem::F64 } else { Elem::F32 }, n)
+                return Ok(TupleStruct::Uniform(UniformCompound::new(
+                    self.out,
+                    payload::real(wide),
+                    n,
+                    len,
+                )?));
             }
             Layout::F32s(n) => {
                 self.header(ty, 0)?;
-                Fields::Uniform(Elem::F32, n)
+                return Ok(TupleStruct::Uniform(UniformCompound::new(
+                    self.out,
+                    Elem::F32,
+                    n,
+                    len,
+                )?));
             }
             Layout::Ints(n) => {
                 self.header(ty, 0)?;
-                Fields::Uniform(Elem::I32, n)
+                return Ok(TupleStruct::Uniform(UniformCompound::new(
+                    self.out,
+                    Elem::I32,
+                    n,
+                    len,
+                )?));
             }
             Layout::Signal => {
                 self.header(ty, 0)?;
@@ -608,33 +741,46 @@ impl Typed<'_, '_> {
     }
 }
 
-/// A sequence, map or struct being written; patches its count at the end.
+/// A sequence, map or struct being written; checks or patches its count at the end.
 pub struct Compound<'a, 'b> {
     ser: &'a mut Serializer<'b>,
-    at: usize,
+    open: Open,
     count: usize,
     /// Set for enum variants: the `{name: ...}` dictionary around this one.
-    outer: Option<usize>,
+    outer: Option<Open>,
 }
 
 impl<'a, 'b> Compound<'a, 'b> {
-    fn new(ser: &'a mut Serializer<'b>, at: usize, outer: Option<usize>) -> Self {
+    #[inline]
+    fn new(ser: &'a mut Serializer<'b>, open: Open, outer: Option<Open>) -> Self {
         Compound {
             ser,
-            at,
+            open,
             count: 0,
             outer,
         }
     }
 
-    fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+    /// Before each item: the depth check, the count, and a streaming flush.
+    #[inline]
+    fn item(&mut self) -> Result<()> {
         self.ser.child()?;
         self.count += 1;
+        if self.ser.out.len() >= self.ser.flush_at {
+            self.ser.flush()?;
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.item()?;
         value.serialize(&mut *self.ser)
     }
 
+    #[inline]
     fn finish(self) -> Result<()> {
-        self.ser.close(self.at, self.count)?;
+        self.ser.close(self.open, self.count)?;
         if let Some(outer) = self.outer {
             self.ser.close(outer, 1)?;
         }
@@ -680,13 +826,13 @@ impl ser::SerializeMap for Compound<'_, '_> {
 impl ser::SerializeStruct for Compound<'_, '_> {
     type Ok = ();
     type Error = Error;
+    #[inline]
     fn serialize_field<T: ?Sized + Serialize>(
         &mut self,
         key: &'static str,
         value: &T,
     ) -> Result<()> {
-        self.ser.child()?;
-        self.count += 1;
+        self.item()?;
         self.ser.str_value(key)?;
         value.serialize(&mut *self.ser)
     }
@@ -714,6 +860,8 @@ impl ser::SerializeStructVariant for Compound<'_, '_> {
 /// ordinary tuple struct written as an Array.
 pub enum TupleStruct<'a, 'b> {
     #[doc(hidden)]
+    Uniform(UniformCompound<'a>),
+    #[doc(hidden)]
     Array(Compound<'a, 'b>),
     #[doc(hidden)]
     Fields(FieldsCompound<'a>),
@@ -730,8 +878,28 @@ impl ser::SerializeTupleStruct for TupleStruct<'_, '_> {
     type Ok = ();
     type Error = Error;
 
+    #[inline]
     fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        // Math types first, and alone: their fields are the hot path.
+        if let TupleStruct::Uniform(c) = self {
+            return c.field(value);
+        }
+        self.other_field(value)
+    }
+
+    #[inline]
+    fn end(self) -> Result<()> {
+        if let TupleStruct::Uniform(c) = self {
+            return c.finish();
+        }
+        self.other_end()
+    }
+}
+
+impl TupleStruct<'_, '_> {
+    fn other_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         match self {
+            TupleStruct::Uniform(c) => c.field(value),
             TupleStruct::Array(c) => c.element(value),
             TupleStruct::Fields(c) => c.field(value),
             TupleStruct::Typed(t) => t.field(value),
@@ -749,8 +917,9 @@ impl ser::SerializeTupleStruct for TupleStruct<'_, '_> {
         }
     }
 
-    fn end(self) -> Result<()> {
+    fn other_end(self) -> Result<()> {
         match self {
+            TupleStruct::Uniform(c) => c.finish(),
             TupleStruct::Array(c) => c.finish(),
             TupleStruct::Fields(c) => c.finish(),
             TupleStruct::Typed(t) => {

@@ -11,8 +11,7 @@ use crate::table::PoolElem;
 /// would silently cut.
 #[inline]
 pub(crate) fn check_godot_str(s: &str) -> Result<()> {
-    // A plain loop: most strings are short keys, where a memchr call costs more.
-    if s.bytes().any(|b| b == 0) {
+    if s.as_bytes().contains(&0) {
         return Err(Error::new(ErrorKind::Unrepresentable(
             "a string containing NUL (Godot cuts strings at NUL)".into(),
         )));
@@ -45,8 +44,75 @@ fn pad(out: &mut Vec<u8>, len: usize) {
 #[inline]
 pub(crate) fn put_str(out: &mut Vec<u8>, s: &str) {
     let bom = bom_len(s);
-    put_u32(out, (bom + s.len()) as u32);
-    out.extend_from_slice(&BOM[..bom]);
+    let len = bom + s.len();
+    out.reserve(4 + len + 3);
+    put_u32(out, len as u32);
+    put_str_body(out, bom, s);
+}
+
+/// Whether any byte of `w` is zero (the classic bit trick).
+#[inline]
+fn has_zero(w: u64) -> bool {
+    w.wrapping_sub(0x0101_0101_0101_0101) & !w & 0x8080_8080_8080_8080 != 0
+}
+
+/// A String Variant: header, length, UTF-8 bytes, zero padding, after the NUL check.
+#[inline]
+pub(crate) fn put_tagged_str(out: &mut Vec<u8>, header: u32, s: &str) -> Result<()> {
+    let b = s.as_bytes();
+    let len = b.len();
+    if !(4..=16).contains(&len) {
+        return put_tagged_str_long(out, header, s);
+    }
+    // Most dictionary keys and names: two overlapping fixed-size loads cover the bytes,
+    // and one fixed-size store writes the whole item, padding included (cut to size
+    // after), instead of calls to memchr and memcpy.
+    let (lo, hi, split) = if len >= 8 {
+        let lo = u64::from_le_bytes(b[..8].try_into().unwrap_or_default());
+        let hi = u64::from_le_bytes(b[len - 8..].try_into().unwrap_or_default());
+        (lo, hi, 8)
+    } else {
+        let lo = u32::from_le_bytes(b[..4].try_into().unwrap_or_default());
+        let hi = u32::from_le_bytes(b[len - 4..].try_into().unwrap_or_default());
+        (u64::from(lo), u64::from(hi), 4)
+    };
+    // Only the low `split` bytes of each word are string bytes.
+    let nul = if split == 8 {
+        has_zero(lo) || has_zero(hi)
+    } else {
+        has_zero(lo | hi << 32)
+    };
+    if nul || lo & 0xFF_FFFF == 0xBF_BBEF {
+        // NUL (an error) or a leading BOM (one more is written): the general path.
+        return put_tagged_str_long(out, header, s);
+    }
+    let mut buf = [0u8; 24];
+    buf[..4].copy_from_slice(&header.to_le_bytes());
+    buf[4..8].copy_from_slice(&(len as u32).to_le_bytes());
+    buf[8..8 + split].copy_from_slice(&lo.to_le_bytes()[..split]);
+    buf[8 + len - split..8 + len].copy_from_slice(&hi.to_le_bytes()[..split]);
+    let end = out.len() + 8 + ((len + 3) & !3);
+    out.extend_from_slice(&buf);
+    out.truncate(end);
+    Ok(())
+}
+
+#[cold]
+fn put_tagged_str_long(out: &mut Vec<u8>, header: u32, s: &str) -> Result<()> {
+    check_godot_str(s)?;
+    let bom = bom_len(s);
+    let len = bom + s.len();
+    out.reserve(8 + len + 3);
+    super::put_u64(out, header, len as u32);
+    put_str_body(out, bom, s);
+    Ok(())
+}
+
+#[inline]
+fn put_str_body(out: &mut Vec<u8>, bom: usize, s: &str) {
+    if bom != 0 {
+        out.extend_from_slice(BOM);
+    }
     out.extend_from_slice(s.as_bytes());
     pad(out, bom + s.len());
 }
@@ -115,6 +181,17 @@ impl Elem {
 }
 
 impl Elem {
+    /// Bytes one item takes at least (strings: their length word).
+    fn size(self) -> usize {
+        match self {
+            Elem::U8 => 1,
+            Elem::F32 | Elem::I32 | Elem::U32 | Elem::Str | Elem::PoolStr | Elem::Bytes => 4,
+            Elem::F64 | Elem::I64 | Elem::U64 => 8,
+            Elem::Reals(n, wide) => n * if wide { 8 } else { 4 },
+            Elem::Patch(_) => 0,
+        }
+    }
+
     fn name(self) -> &'static str {
         match self {
             Elem::F32 | Elem::F64 => "a float",
@@ -271,17 +348,15 @@ impl<'a> ElemSerializer<'a> {
         wrong(self.elem.name(), found)
     }
 
-    fn reals(self, len: usize) -> Result<FieldsCompound<'a>> {
+    fn reals(self, len: usize) -> Result<UniformCompound<'a>> {
         match self.elem {
-            Elem::Reals(n, wide) => {
-                FieldsCompound::new(self.out, Fields::Uniform(real(wide), n), len)
-            }
+            Elem::Reals(n, wide) => UniformCompound::new(self.out, real(wide), n, len),
             e => Err(wrong(e.name(), "a sequence")),
         }
     }
 }
 
-fn real(wide: bool) -> Elem {
+pub(crate) fn real(wide: bool) -> Elem {
     if wide {
         Elem::F64
     } else {
@@ -298,9 +373,9 @@ macro_rules! ints {
 impl<'a> ser::Serializer for ElemSerializer<'a> {
     type Ok = ();
     type Error = Error;
-    type SerializeSeq = FieldsCompound<'a>;
-    type SerializeTuple = FieldsCompound<'a>;
-    type SerializeTupleStruct = FieldsCompound<'a>;
+    type SerializeSeq = UniformCompound<'a>;
+    type SerializeTuple = UniformCompound<'a>;
+    type SerializeTupleStruct = UniformCompound<'a>;
     type SerializeTupleVariant = Impossible<(), Error>;
     type SerializeMap = Impossible<(), Error>;
     type SerializeStruct = Impossible<(), Error>;
@@ -378,28 +453,88 @@ impl<'a> ser::Serializer for ElemSerializer<'a> {
     ) -> Result<()> {
         v.serialize(self)
     }
-    fn serialize_seq(self, len: Option<usize>) -> Result<FieldsCompound<'a>> {
+    fn serialize_seq(self, len: Option<usize>) -> Result<UniformCompound<'a>> {
         let n = match self.elem {
             Elem::Reals(n, _) => n,
             _ => 0,
         };
         self.reals(len.unwrap_or(n))
     }
-    fn serialize_tuple(self, len: usize) -> Result<FieldsCompound<'a>> {
+    fn serialize_tuple(self, len: usize) -> Result<UniformCompound<'a>> {
         self.reals(len)
     }
-    fn serialize_tuple_struct(self, _n: &'static str, len: usize) -> Result<FieldsCompound<'a>> {
+    #[inline]
+    fn serialize_tuple_struct(self, _n: &'static str, len: usize) -> Result<UniformCompound<'a>> {
         self.reals(len)
     }
 
     reject_compound!((); some, newtype_variant, tuple_variant, map, struct, struct_variant);
 }
 
-/// The field kinds of a fixed-layout payload.
+/// The n fields of one kind of a math type or integer vector.
+pub struct UniformCompound<'a> {
+    out: &'a mut Vec<u8>,
+    elem: Elem,
+    left: usize,
+}
+
+impl<'a> UniformCompound<'a> {
+    /// `n` fields of `elem` (F32, F64 or I32), of which serde announced `len`.
+    #[inline]
+    pub(crate) fn new(out: &'a mut Vec<u8>, elem: Elem, n: usize, len: usize) -> Result<Self> {
+        if len != n {
+            return Err(wrong(
+                "a fixed number of fields",
+                "a sequence of another length",
+            ));
+        }
+        out.reserve(n * if let Elem::F64 = elem { 8 } else { 4 });
+        Ok(UniformCompound { out, elem, left: n })
+    }
+
+    #[inline]
+    pub(crate) fn field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        if self.left == 0 {
+            return Err(wrong("a fixed number of fields", "too many fields"));
+        }
+        self.left -= 1;
+        value.serialize(ElemSerializer::new(self.out, self.elem))
+    }
+
+    #[inline]
+    pub(crate) fn finish(self) -> Result<()> {
+        if self.left != 0 {
+            return Err(wrong("a fixed number of fields", "too few fields"));
+        }
+        Ok(())
+    }
+}
+
+macro_rules! uniform_compound {
+    ($($tr:ident :: $m:ident),*) => {
+        $(impl ser::$tr for UniformCompound<'_> {
+            type Ok = ();
+            type Error = Error;
+            #[inline]
+            fn $m<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+                self.field(value)
+            }
+            #[inline]
+            fn end(self) -> Result<()> {
+                self.finish()
+            }
+        })*
+    };
+}
+uniform_compound!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field
+);
+
+/// The field kinds of a fixed-layout payload of mixed fields.
 #[derive(Clone, Copy)]
 pub(crate) enum Fields {
-    /// n fields of one kind (math types, integer vectors).
-    Uniform(Elem, usize),
     /// Signal: name, object id.
     Signal,
     /// Image: format, mipmaps, width, height, data.
@@ -409,10 +544,8 @@ pub(crate) enum Fields {
 }
 
 impl Fields {
-    #[inline]
     fn elem(self, i: usize) -> Elem {
         match self {
-            Fields::Uniform(e, _) => e,
             Fields::Signal => [Elem::Str, Elem::U64][i.min(1)],
             Fields::Image if i < 4 => Elem::U32,
             Fields::Image => Elem::Bytes,
@@ -422,7 +555,6 @@ impl Fields {
 
     fn accepts(self, len: usize) -> bool {
         match self {
-            Fields::Uniform(_, n) => len == n,
             Fields::Signal => len == 2,
             Fields::Image => len == 5,
             Fields::InputEvent => (2..=4).contains(&len),
@@ -439,7 +571,6 @@ pub struct FieldsCompound<'a> {
 }
 
 impl<'a> FieldsCompound<'a> {
-    #[inline]
     pub(crate) fn new(out: &'a mut Vec<u8>, layout: Fields, len: usize) -> Result<Self> {
         if !layout.accepts(len) {
             return Err(wrong(
@@ -455,7 +586,6 @@ impl<'a> FieldsCompound<'a> {
         })
     }
 
-    #[inline]
     pub(crate) fn field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         if self.index == self.len {
             return Err(wrong("a fixed number of fields", "too many fields"));
@@ -509,12 +639,19 @@ impl<'a> PoolSerializer<'a> {
         PoolSerializer { out, elem, wide }
     }
 
-    fn seq(self) -> Result<PoolSeq<'a>> {
+    fn seq(self, len: Option<usize>) -> Result<PoolSeq<'a>> {
         let at = self.out.len();
+        let elem = Elem::pool(self.elem, self.wide);
+        if let Some(n) = len {
+            // The announced length is only a hint here (the count is patched): trust it
+            // up to 64 MiB.
+            self.out
+                .reserve(4 + n.saturating_mul(elem.size()).min(1 << 26));
+        }
         put_u32(self.out, 0);
         Ok(PoolSeq {
             out: self.out,
-            elem: Elem::pool(self.elem, self.wide),
+            elem,
             byte: self.elem == PoolElem::Byte,
             at,
             count: 0,
@@ -537,6 +674,7 @@ pub(crate) struct PoolSeq<'a> {
 }
 
 impl PoolSeq<'_> {
+    #[inline]
     fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         self.count += 1;
         value.serialize(ElemSerializer::new(self.out, self.elem))
@@ -554,6 +692,7 @@ impl PoolSeq<'_> {
 impl ser::SerializeSeq for PoolSeq<'_> {
     type Ok = ();
     type Error = Error;
+    #[inline]
     fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         self.element(value)
     }
@@ -614,11 +753,11 @@ impl<'a> ser::Serializer for PoolSerializer<'a> {
     ) -> Result<()> {
         v.serialize(self)
     }
-    fn serialize_seq(self, _len: Option<usize>) -> Result<PoolSeq<'a>> {
-        self.seq()
+    fn serialize_seq(self, len: Option<usize>) -> Result<PoolSeq<'a>> {
+        self.seq(len)
     }
-    fn serialize_tuple(self, _len: usize) -> Result<PoolSeq<'a>> {
-        self.seq()
+    fn serialize_tuple(self, len: usize) -> Result<PoolSeq<'a>> {
+        self.seq(Some(len))
     }
 
     reject_compound!((); some, newtype_variant, tuple_struct, tuple_variant, map, struct, struct_variant);
@@ -758,6 +897,7 @@ impl ser::SerializeMap for PropsMap<'_, '_> {
         value.serialize(&mut *self.ser)
     }
     fn end(self) -> Result<()> {
+        self.ser.release();
         patch_count(self.ser.out, self.at, self.count)
     }
 }
@@ -796,6 +936,7 @@ impl<'s, 'b> ser::Serializer for PropsSerializer<'s, 'b> {
     fn serialize_map(self, _l: Option<usize>) -> Result<PropsMap<'s, 'b>> {
         let at = self.0.out.len();
         put_u32(self.0.out, 0);
+        self.0.hold();
         Ok(PropsMap {
             ser: self.0,
             at,
