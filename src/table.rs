@@ -353,6 +353,12 @@ impl PoolElem {
         }
     }
 
+    /// Numbers and math values: elements of one fixed size (bytes are not: serde
+    /// reads them as `bytes`).
+    pub(crate) fn is_fixed(self) -> bool {
+        !matches!(self, P::Byte | P::String)
+    }
+
     /// The Variant type one element reads as in a dynamic context.
     pub(crate) fn variant_type(self) -> VariantType {
         match self {

@@ -20,7 +20,7 @@ fn hint(remaining: Option<usize>, left: usize) -> usize {
     }
 }
 
-fn unconsumed(left: usize) -> Error {
+pub(crate) fn unconsumed(left: usize) -> Error {
     Error::new(ErrorKind::InvalidLength {
         len: left as u64,
         what: "a container with more items than the target type takes",

@@ -1,7 +1,10 @@
 //! Serde `Deserializer` reading Godot Variant bytes.
 
 mod access;
+mod fixed;
 pub mod read;
+
+pub(crate) use fixed::FixedSeq;
 
 use serde::de::{self, Visitor};
 
@@ -368,18 +371,53 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         }
         let wide = self.wide(h);
         let n = self.count("a pool array count", elem.min_size(wide), u32::MAX)?;
-        let mut access = PoolSeq::new(self, elem, wide, n);
-        let v = visitor.visit_seq(&mut access)?;
-        access.finish()?;
+        if elem == PoolElem::String {
+            let mut access = PoolSeq::new(self, elem, wide, n);
+            let v = visitor.visit_seq(&mut access)?;
+            access.finish()?;
+            return Ok(v);
+        }
+        let v = self.items_of(elem, wide, n, "pool array elements", visitor)?;
+        if elem == PoolElem::Byte {
+            self.bytes((4 - n % 4) % 4, "PoolByteArray padding")?;
+        }
         Ok(v)
     }
 
     /// Fixed-size payloads read as a sequence: math types, integer vectors.
+    #[inline]
     fn fixed<V: Visitor<'de>>(&mut self, elem: PoolElem, n: usize, visitor: V) -> Result<V::Value> {
-        let mut access = PoolSeq::new(self, elem, false, n);
+        self.items_of(elem, false, n, "a math value", visitor)
+    }
+
+    /// `n` fixed-size items of `elem`, read at once and handed to `visitor` as a
+    /// sequence; a visitor that takes fewer is an error.
+    #[inline]
+    fn items_of<V: Visitor<'de>>(
+        &mut self,
+        elem: PoolElem,
+        wide: bool,
+        n: usize,
+        what: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        let at = self.read.pos();
+        let len = n.checked_mul(elem.min_size(wide)).ok_or_else(|| {
+            Error::at(
+                ErrorKind::InvalidLength {
+                    len: n as u64,
+                    what,
+                },
+                at,
+            )
+        })?;
+        let bytes = self.read.read_bytes(len, &mut self.scratch, what)?;
+        let mut access = FixedSeq::new(&bytes, elem, wide, Some(at));
         let v = visitor.visit_seq(&mut access)?;
-        access.finish()?;
-        Ok(v)
+        match de::SeqAccess::size_hint(&access) {
+            Some(0) => Ok(v),
+            left => Err(access::unconsumed(left.unwrap_or_default())),
+        }
     }
 
     /// The class name and, for non-null objects, the property count of a full Object.
@@ -519,6 +557,15 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                 self.visit_str(visitor)
             }
             Layout::Callable if h.ty == ty => visitor.visit_unit(),
+            // Our pool visitors take numbers and vectors as their bytes, in one piece.
+            Layout::Pool(elem) if h.ty == ty && elem.is_fixed() && !self.wide(h) => {
+                let n = self.count("a pool array count", elem.min_size(false), u32::MAX)?;
+                let len = n.saturating_mul(elem.min_size(false));
+                match self.bytes(len, "pool array elements")? {
+                    Reference::Borrowed(b) => visitor.visit_bytes(b),
+                    Reference::Copied(b) => visitor.visit_bytes(b),
+                }
+            }
             // A pool array field also takes an Array of its elements.
             Layout::Pool(elem) if h.ty == ty => self.pool(h, elem, visitor, false),
             Layout::Pool(_) if h.ty == VariantType::Array => self.seq(h, visitor),

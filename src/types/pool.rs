@@ -22,15 +22,139 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use serde::de::value::SeqAccessDeserializer;
-use serde::de::{Deserialize, Deserializer, SeqAccess, Visitor};
+use serde::de::{self, Deserialize, Deserializer, SeqAccess, Visitor};
 use serde::ser::{Serialize, Serializer};
 
+use super::math::Floats;
 use super::{Color, Vector2, Vector3, Vector4};
+use crate::de::FixedSeq;
+use crate::table::PoolElem;
 
-/// Passes a pool array's elements to `T`'s own `Deserialize`.
-struct Pass<T>(PhantomData<T>);
+/// A pool array element of fixed size. Our deserializer hands the visitors of pool
+/// markers a whole array of these as its little-endian bytes (`visit_bytes`), which
+/// the pool newtypes convert in one pass.
+pub(crate) trait Fixed: Sized {
+    /// The wire form of one element.
+    const ELEM: PoolElem;
+    /// The elements of `bytes`, whose length is a multiple of the element size.
+    fn read_all(bytes: &[u8]) -> Vec<Self>;
+}
 
-impl<'de, T: Deserialize<'de>> Visitor<'de> for Pass<T> {
+/// The bytes of one element of `N` bytes.
+#[inline]
+fn le<const N: usize>(c: &[u8]) -> [u8; N] {
+    c.try_into().unwrap_or([0; N])
+}
+
+macro_rules! fixed_number {
+    ($($t:ty: $elem:ident),*) => {$(
+        impl Fixed for $t {
+            const ELEM: PoolElem = PoolElem::$elem;
+            fn read_all(bytes: &[u8]) -> Vec<Self> {
+                const N: usize = std::mem::size_of::<$t>();
+                bytes.chunks_exact(N).map(|c| <$t>::from_le_bytes(le(c))).collect()
+            }
+        }
+    )*};
+}
+fixed_number!(i32: Int32, i64: Int64, f32: Float32, f64: Float64);
+
+macro_rules! fixed_math {
+    ($($t:ident),*) => {$(
+        impl Fixed for $t {
+            const ELEM: PoolElem = PoolElem::Math(crate::VariantType::$t);
+            fn read_all(bytes: &[u8]) -> Vec<Self> {
+                const N: usize = <$t as Floats>::N;
+                bytes
+                    .chunks_exact(4 * N)
+                    .map(|c| {
+                        let mut f = [0f32; N];
+                        for (d, s) in f.iter_mut().zip(c.chunks_exact(4)) {
+                            *d = f32::from_le_bytes(le(s));
+                        }
+                        <$t as Floats>::read(&f)
+                    })
+                    .collect()
+            }
+        }
+    )*};
+}
+fixed_math!(Vector2, Vector3, Color, Vector4);
+
+/// The bytes of a pool array as the elements `bytes` holds; an error unless they fit.
+fn checked<E: Fixed, Err: de::Error>(bytes: &[u8]) -> Result<&[u8], Err> {
+    if bytes.len() % E::ELEM.min_size(false) != 0 {
+        return Err(Err::invalid_length(
+            bytes.len(),
+            &"whole pool array elements",
+        ));
+    }
+    Ok(bytes)
+}
+
+/// Passes a pool array's elements (of type `E`) to `T`'s own `Deserialize`.
+struct Pass<T, E>(PhantomData<(T, E)>);
+
+impl<'de, T: Deserialize<'de>, E: Fixed> Visitor<'de> for Pass<T, E> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a pool array")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<T, A::Error> {
+        T::deserialize(SeqAccessDeserializer::new(seq))
+    }
+
+    fn visit_bytes<Err: de::Error>(self, bytes: &[u8]) -> Result<T, Err> {
+        let seq = FixedSeq::new(checked::<E, Err>(bytes)?, E::ELEM, false, None);
+        T::deserialize(SeqAccessDeserializer::new(seq)).map_err(Err::custom)
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
+        T::deserialize(d)
+    }
+}
+
+impl<T, E> Pass<T, E> {
+    fn new() -> Self {
+        Pass(PhantomData)
+    }
+}
+
+impl<T> PassStrings<T> {
+    fn new() -> Self {
+        PassStrings(PhantomData)
+    }
+}
+
+/// Reads a pool newtype's `Vec`: in one pass from our deserializer's bytes.
+struct Whole<E>(PhantomData<E>);
+
+impl<'de, E: Fixed + Deserialize<'de>> Visitor<'de> for Whole<E> {
+    type Value = Vec<E>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a pool array")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Vec<E>, A::Error> {
+        Vec::deserialize(SeqAccessDeserializer::new(seq))
+    }
+
+    fn visit_bytes<Err: de::Error>(self, bytes: &[u8]) -> Result<Vec<E>, Err> {
+        Ok(E::read_all(checked::<E, Err>(bytes)?))
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Vec<E>, D::Error> {
+        Vec::deserialize(d)
+    }
+}
+
+/// Passes the elements of a pool array of strings to `T`'s own `Deserialize`.
+struct PassStrings<T>(PhantomData<T>);
+
+impl<'de, T: Deserialize<'de>> Visitor<'de> for PassStrings<T> {
     type Value = T;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -48,6 +172,9 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for Pass<T> {
 
 macro_rules! pool_module {
     ($module:ident, $godot:ident, $elem:ty, $doc:literal) => {
+        pool_module!($module, $godot, $elem, $doc, Pass::<T, $elem>);
+    };
+    ($module:ident, $godot:ident, $elem:ty, $doc:literal, $visitor:ty) => {
         // $elem documents the element type at the call site.
         #[doc = $doc]
         pub mod $module {
@@ -67,7 +194,7 @@ macro_rules! pool_module {
             pub fn deserialize<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
                 d: D,
             ) -> Result<T, D::Error> {
-                d.deserialize_newtype_struct(MARKER, Pass(PhantomData))
+                d.deserialize_newtype_struct(MARKER, <$visitor>::new())
             }
         }
     };
@@ -81,7 +208,8 @@ pool_module!(
     PoolRealArray, f32, "`PoolRealArray` (`PackedFloat32Array`): `#[serde(with = \"godot_bin::pool::real\")]` on a `Vec<f32>`.");
 pool_module!(
     string,
-    PoolStringArray, String, "`PoolStringArray` (`PackedStringArray`): `#[serde(with = \"godot_bin::pool::string\")]` on a `Vec<String>`, or with `#[serde(borrow)]` on a `Vec<&str>` (zero-copy).");
+    PoolStringArray, String, "`PoolStringArray` (`PackedStringArray`): `#[serde(with = \"godot_bin::pool::string\")]` on a `Vec<String>`, or with `#[serde(borrow)]` on a `Vec<&str>` (zero-copy).",
+    PassStrings::<T>);
 pool_module!(
     vector2,
     PoolVector2Array,
@@ -127,7 +255,26 @@ pub mod byte {
 }
 
 macro_rules! pool_newtype {
+    ($name:ident, $module:ident, $elem:ty, $doc:literal, fixed) => {
+        pool_newtype!(@ $name, $module, $elem, $doc);
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                d.deserialize_newtype_struct($module::MARKER, Whole::<$elem>(PhantomData))
+                    .map($name)
+            }
+        }
+    };
     ($name:ident, $module:ident, $elem:ty, $doc:literal) => {
+        pool_newtype!(@ $name, $module, $elem, $doc);
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                $module::deserialize(d).map($name)
+            }
+        }
+    };
+    (@ $name:ident, $module:ident, $elem:ty, $doc:literal) => {
         #[doc = $doc]
         #[derive(Debug, Clone, PartialEq, Default)]
         pub struct $name(pub Vec<$elem>);
@@ -135,12 +282,6 @@ macro_rules! pool_newtype {
         impl Serialize for $name {
             fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
                 $module::serialize(&self.0, s)
-            }
-        }
-
-        impl<'de> Deserialize<'de> for $name {
-            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                $module::deserialize(d).map($name)
             }
         }
 
@@ -181,13 +322,15 @@ pool_newtype!(
     PoolIntArray,
     int,
     i32,
-    "`PoolIntArray` (Godot 4: `PackedInt32Array`)."
+    "`PoolIntArray` (Godot 4: `PackedInt32Array`).",
+    fixed
 );
 pool_newtype!(
     PoolRealArray,
     real,
     f32,
-    "`PoolRealArray` (Godot 4: `PackedFloat32Array`)."
+    "`PoolRealArray` (Godot 4: `PackedFloat32Array`).",
+    fixed
 );
 pool_newtype!(
     PoolStringArray,
@@ -199,35 +342,41 @@ pool_newtype!(
     PoolVector2Array,
     vector2,
     Vector2,
-    "`PoolVector2Array` (Godot 4: `PackedVector2Array`)."
+    "`PoolVector2Array` (Godot 4: `PackedVector2Array`).",
+    fixed
 );
 pool_newtype!(
     PoolVector3Array,
     vector3,
     Vector3,
-    "`PoolVector3Array` (Godot 4: `PackedVector3Array`)."
+    "`PoolVector3Array` (Godot 4: `PackedVector3Array`).",
+    fixed
 );
 pool_newtype!(
     PoolColorArray,
     color,
     Color,
-    "`PoolColorArray` (Godot 4: `PackedColorArray`)."
+    "`PoolColorArray` (Godot 4: `PackedColorArray`).",
+    fixed
 );
 pool_newtype!(
     PackedInt64Array,
     int64,
     i64,
-    "`PackedInt64Array` (Godot 4)."
+    "`PackedInt64Array` (Godot 4).",
+    fixed
 );
 pool_newtype!(
     PackedFloat64Array,
     float64,
     f64,
-    "`PackedFloat64Array` (Godot 4)."
+    "`PackedFloat64Array` (Godot 4).",
+    fixed
 );
 pool_newtype!(
     PackedVector4Array,
     vector4,
     Vector4,
-    "`PackedVector4Array` (Godot 4.3+)."
+    "`PackedVector4Array` (Godot 4.3+).",
+    fixed
 );
