@@ -3,13 +3,20 @@
 //! `cargo bench --bench world`; `scripts/bench-report.sh` turns the results into the
 //! README table. Before the timings, the encoded size and the heap use of one decode
 //! are printed for every format (a counting allocator wraps the system one).
+//!
+//! The `variant` group times the snapshot as a dynamic `Variant` in both the Godot 3
+//! and Godot 4 dialects. Before timing it writes those exact bytes to
+//! `<target dir>/bench-data/world-3.bin` and `world-4.bin` (`target/bench-data/` by
+//! default; it follows `CARGO_TARGET_DIR`), so that the real engines can be timed on
+//! the very same input.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use godot_bin::{PoolStringArray, Quat, Variant, Vector3};
+use godot_bin::{Config, Dialect, PoolStringArray, Quat, Variant, Vector3};
 use serde::{Deserialize, Serialize};
 
 struct Counting;
@@ -181,6 +188,13 @@ fn report(w: &World) {
     );
     let (allocs, peak) = heap(|| godot_bin::from_slice::<WorldRef>(&g).unwrap());
     eprintln!("godot_bin borrowed        {allocs:>11}  {peak:>15}");
+    let p = postcard::to_allocvec(w).unwrap();
+    assert!(
+        same(&postcard::from_bytes::<WorldRef>(&p).unwrap(), w),
+        "postcard borrowed decode"
+    );
+    let (allocs, peak) = heap(|| postcard::from_bytes::<WorldRef>(&p).unwrap());
+    eprintln!("postcard borrowed         {allocs:>11}  {peak:>15}");
     let (allocs, peak) = heap(|| godot_bin::from_slice::<Variant>(&g).unwrap());
     eprintln!("godot_bin Variant         {allocs:>11}  {peak:>15}");
     let j = serde_json::to_vec(w).unwrap();
@@ -217,6 +231,11 @@ fn bench(c: &mut Criterion) {
     group.bench_function("godot_bin", |b| {
         b.iter(|| godot_bin::from_slice::<WorldRef>(black_box(&g)).unwrap())
     });
+    let p = postcard::to_allocvec(&w).unwrap();
+    group.throughput(Throughput::Bytes(p.len() as u64));
+    group.bench_function("postcard", |b| {
+        b.iter(|| postcard::from_bytes::<WorldRef>(black_box(&p)).unwrap())
+    });
     group.finish();
 
     let mut group = c.benchmark_group("deserialize_dynamic");
@@ -229,6 +248,52 @@ fn bench(c: &mut Criterion) {
     group.bench_function("serde_json_Value", |b| {
         b.iter(|| serde_json::from_slice::<serde_json::Value>(black_box(&j)).unwrap())
     });
+    group.finish();
+
+    variants(c, &w);
+}
+
+/// `bench-data/` in cargo's target directory: the parent of `CARGO_TARGET_TMPDIR`,
+/// which cargo sets for benches to `<target dir>/tmp` whatever `CARGO_TARGET_DIR` or
+/// `--target-dir` say, so this needs no guess at the layout.
+fn bench_data_dir() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .expect("CARGO_TARGET_TMPDIR has a parent")
+        .join("bench-data")
+}
+
+/// The snapshot as a `Variant`, encoded and decoded in each dialect; writes the bytes
+/// out first (see the module docs).
+fn variants(c: &mut Criterion, w: &World) {
+    let dir = bench_data_dir();
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut group = c.benchmark_group("variant");
+    for (major, dialect) in [(3, Dialect::Godot3), (4, Dialect::Godot4)] {
+        let config = Config::new().dialect(dialect);
+        let v = config.to_variant(w).unwrap();
+        let bytes = config.to_vec(&v).unwrap();
+        assert_eq!(
+            bytes,
+            config.to_vec(w).unwrap(),
+            "Godot {major}: Variant bytes"
+        );
+        assert!(
+            config.from_slice::<Variant>(&bytes).unwrap() == v,
+            "Godot {major}: Variant round trip"
+        );
+        let path = dir.join(format!("world-{major}.bin"));
+        std::fs::write(&path, &bytes).unwrap();
+        eprintln!("wrote {} ({} bytes)", path.display(), bytes.len());
+
+        group.throughput(Throughput::Bytes(bytes.len() as u64));
+        group.bench_function(format!("encode/godot{major}"), |b| {
+            b.iter(|| config.to_vec(black_box(&v)).unwrap())
+        });
+        group.bench_function(format!("decode/godot{major}"), |b| {
+            b.iter(|| config.from_slice::<Variant>(black_box(&bytes)).unwrap())
+        });
+    }
     group.finish();
 }
 
