@@ -54,6 +54,11 @@ impl Marker {
         if !name.starts_with('$') {
             return None;
         }
+        // The most frequent marker (every value of a dynamic Variant) by its address,
+        // which the compiler shares between uses of the constant.
+        if std::ptr::eq(name, VARIANT) {
+            return Some(Marker::Variant);
+        }
         let rest = name.strip_prefix(PREFIX)?;
         Some(match rest {
             "Variant" => Marker::Variant,

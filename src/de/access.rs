@@ -7,7 +7,6 @@ use super::{Deserializer, Header, Read};
 use crate::dialect::VariantType;
 use crate::error::{Error, ErrorKind, Result};
 use crate::marker;
-use crate::table::PoolElem;
 use crate::types::NodePath;
 
 /// How many elements to announce to a visitor: the real count when the input is a
@@ -87,10 +86,15 @@ impl<'a, 'de, R: Read<'de>> SeqAccess<'a, R> {
     }
 
     /// Refuses an item whose header is not of the declared type.
+    #[inline]
     fn check(&mut self, which: usize) -> Result<()> {
-        let Some(want) = self.declared[which] else {
-            return Ok(());
-        };
+        match self.declared[which] {
+            None => Ok(()),
+            Some(want) => self.check_declared(which, want),
+        }
+    }
+
+    fn check_declared(&mut self, which: usize, want: Declared) -> Result<()> {
         let h = self.de.peek()?;
         if want.admits(h.ty) {
             return Ok(());
@@ -116,6 +120,7 @@ impl<'a, 'de, R: Read<'de>> SeqAccess<'a, R> {
 impl<'de, R: Read<'de>> de::SeqAccess<'de> for SeqAccess<'_, R> {
     type Error = Error;
 
+    #[inline]
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
         if self.left == 0 {
             return Ok(None);
@@ -133,6 +138,7 @@ impl<'de, R: Read<'de>> de::SeqAccess<'de> for SeqAccess<'_, R> {
 impl<'de, R: Read<'de>> de::MapAccess<'de> for SeqAccess<'_, R> {
     type Error = Error;
 
+    #[inline]
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
         if self.left == 0 {
             return Ok(None);
@@ -142,6 +148,7 @@ impl<'de, R: Read<'de>> de::MapAccess<'de> for SeqAccess<'_, R> {
         seed.deserialize(&mut *self.de).map(Some)
     }
 
+    #[inline]
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         self.check(1)?;
         seed.deserialize(&mut *self.de)
@@ -152,59 +159,37 @@ impl<'de, R: Read<'de>> de::MapAccess<'de> for SeqAccess<'_, R> {
     }
 }
 
-/// Headerless elements of a pool array (or the floats of a math type).
-pub(crate) struct PoolSeq<'a, R> {
+/// The headerless strings of a PoolStringArray.
+pub(crate) struct StrSeq<'a, R> {
     de: &'a mut Deserializer<R>,
-    elem: PoolElem,
-    /// Math values have 64-bit reals (a double-precision engine).
-    wide: bool,
-    count: usize,
     left: usize,
 }
 
-impl<'a, 'de, R: Read<'de>> PoolSeq<'a, R> {
-    pub(crate) fn new(
-        de: &'a mut Deserializer<R>,
-        elem: PoolElem,
-        wide: bool,
-        count: usize,
-    ) -> Self {
-        PoolSeq {
-            de,
-            elem,
-            wide,
-            count,
-            left: count,
-        }
+impl<'a, 'de, R: Read<'de>> StrSeq<'a, R> {
+    pub(crate) fn new(de: &'a mut Deserializer<R>, count: usize) -> Self {
+        StrSeq { de, left: count }
     }
 
-    /// Checks that every element was read and skips a byte array's padding.
+    /// Checks that every element was read.
     pub(crate) fn finish(&mut self) -> Result<()> {
-        if self.left != 0 {
-            return Err(unconsumed(self.left));
+        match self.left {
+            0 => Ok(()),
+            n => Err(unconsumed(n)),
         }
-        if self.elem == PoolElem::Byte {
-            let pad = (4 - self.count % 4) % 4;
-            self.de.bytes(pad, "PoolByteArray padding")?;
-        }
-        Ok(())
     }
 }
 
-impl<'de, R: Read<'de>> de::SeqAccess<'de> for PoolSeq<'_, R> {
+impl<'de, R: Read<'de>> de::SeqAccess<'de> for StrSeq<'_, R> {
     type Error = Error;
 
+    #[inline]
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
         if self.left == 0 {
             return Ok(None);
         }
         self.left -= 1;
-        seed.deserialize(PoolElemDeserializer {
-            de: &mut *self.de,
-            elem: self.elem,
-            wide: self.wide,
-        })
-        .map(Some)
+        seed.deserialize(StrDeserializer { de: &mut *self.de })
+            .map(Some)
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -212,47 +197,22 @@ impl<'de, R: Read<'de>> de::SeqAccess<'de> for PoolSeq<'_, R> {
     }
 }
 
-/// One headerless item: a pool array element, a math type's float, a property name.
-pub(crate) struct PoolElemDeserializer<'a, R> {
+/// One headerless string: a PoolStringArray element or an Object property name.
+pub(crate) struct StrDeserializer<'a, R> {
     pub(crate) de: &'a mut Deserializer<R>,
-    pub(crate) elem: PoolElem,
-    pub(crate) wide: bool,
 }
 
-impl<'de, R: Read<'de>> de::Deserializer<'de> for PoolElemDeserializer<'_, R> {
+impl<'de, R: Read<'de>> de::Deserializer<'de> for StrDeserializer<'_, R> {
     type Error = Error;
 
     fn is_human_readable(&self) -> bool {
         false
     }
 
+    #[inline]
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let at = self.de.read.pos();
-        match self.elem {
-            PoolElem::Byte => {
-                let mut b = [0u8; 1];
-                self.de.read.read_exact(&mut b, "a PoolByteArray element")?;
-                visitor.visit_u8(b[0])
-            }
-            PoolElem::Int32 => visitor.visit_i32(self.de.u32("an int32")? as i32),
-            PoolElem::Int64 => visitor.visit_i64(self.de.u64("an int64")? as i64),
-            PoolElem::Float32 => visitor.visit_f32(f32::from_bits(self.de.u32("a float")?)),
-            PoolElem::Float64 => visitor.visit_f64(f64::from_bits(self.de.u64("a 64-bit float")?)),
-            PoolElem::String => self.de.visit_str(visitor),
-            PoolElem::Math(t) => {
-                let elem = if self.wide {
-                    PoolElem::Float64
-                } else {
-                    PoolElem::Float32
-                };
-                let n = t.component_count().unwrap_or_default();
-                let mut access = PoolSeq::new(self.de, elem, false, n);
-                let v = visitor.visit_seq(&mut access)?;
-                access.finish()?;
-                Ok(v)
-            }
-        }
-        .map_err(|e| e.or_at(at))
+        self.de.visit_str(visitor).map_err(|e| e.or_at(at))
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -265,69 +225,32 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for PoolElemDeserializer<'_, R> {
         visitor: V,
     ) -> Result<V::Value> {
         if name == marker::VARIANT {
-            let ty = self.elem.variant_type();
-            return visitor.visit_enum(ElemEnum { inner: self, ty });
+            return visitor.visit_enum(StrEnum(self));
         }
         visitor.visit_newtype_struct(self)
     }
 
     serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf unit seq map identifier ignored_any
-    }
-
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        _n: &'static str,
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.deserialize_any(visitor)
-    }
-    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
-        self.deserialize_any(visitor)
-    }
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        _n: &'static str,
-        _len: usize,
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.deserialize_any(visitor)
-    }
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        _n: &'static str,
-        _f: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.deserialize_any(visitor)
-    }
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        _n: &'static str,
-        _v: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.deserialize_any(visitor)
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        unit unit_struct seq tuple tuple_struct map struct enum identifier ignored_any
     }
 }
 
-/// Hands the `Variant` visitor the type of a pool element, then the element.
-struct ElemEnum<'a, R> {
-    inner: PoolElemDeserializer<'a, R>,
-    ty: VariantType,
-}
+/// Hands the `Variant` visitor the String type, then the string.
+struct StrEnum<'a, R>(StrDeserializer<'a, R>);
 
-impl<'a, 'de, R: Read<'de>> de::EnumAccess<'de> for ElemEnum<'a, R> {
+impl<'a, 'de, R: Read<'de>> de::EnumAccess<'de> for StrEnum<'a, R> {
     type Error = Error;
-    type Variant = PoolElemDeserializer<'a, R>;
+    type Variant = StrDeserializer<'a, R>;
 
     fn variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<(T::Value, Self::Variant)> {
-        let tag = seed.deserialize(de::value::U32Deserializer::<Error>::new(self.ty as u32))?;
-        Ok((tag, self.inner))
+        let ty = VariantType::String as u32;
+        let tag = seed.deserialize(de::value::U32Deserializer::<Error>::new(ty))?;
+        Ok((tag, self.0))
     }
 }
 
-impl<'de, R: Read<'de>> de::VariantAccess<'de> for PoolElemDeserializer<'_, R> {
+impl<'de, R: Read<'de>> de::VariantAccess<'de> for StrDeserializer<'_, R> {
     type Error = Error;
 
     fn unit_variant(self) -> Result<()> {
@@ -497,12 +420,8 @@ impl<'de, R: Read<'de>> de::MapAccess<'de> for ObjectAccess<'_, R> {
             return Ok(None);
         }
         self.left -= 1;
-        seed.deserialize(PoolElemDeserializer {
-            de: &mut *self.de,
-            elem: PoolElem::String,
-            wide: false,
-        })
-        .map(Some)
+        seed.deserialize(StrDeserializer { de: &mut *self.de })
+            .map(Some)
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {

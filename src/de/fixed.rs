@@ -15,15 +15,15 @@ pub(crate) struct FixedSeq<'b> {
     elem: PoolElem,
     wide: bool,
     size: usize,
-    /// Input offset of `bytes`, for error messages, when known.
-    at: Option<usize>,
+    /// Input offset of `bytes`, for error messages.
+    at: usize,
 }
 
 impl<'b> FixedSeq<'b> {
     /// `bytes` holds whole items of `elem` (never `PoolElem::String`); `wide` for a
     /// double-precision engine's math values.
     #[inline]
-    pub(crate) fn new(bytes: &'b [u8], elem: PoolElem, wide: bool, at: Option<usize>) -> Self {
+    pub(crate) fn new(bytes: &'b [u8], elem: PoolElem, wide: bool, at: usize) -> Self {
         FixedSeq {
             bytes,
             elem,
@@ -45,7 +45,7 @@ impl<'de> de::SeqAccess<'de> for FixedSeq<'_> {
         let (item, rest) = self.bytes.split_at(self.size);
         self.bytes = rest;
         let at = self.at;
-        self.at = at.map(|a| a + self.size);
+        self.at += self.size;
         seed.deserialize(Item {
             bytes: item,
             elem: self.elem,
@@ -53,10 +53,7 @@ impl<'de> de::SeqAccess<'de> for FixedSeq<'_> {
             at,
         })
         .map(Some)
-        .map_err(|e| match at {
-            Some(at) => e.or_at(at),
-            None => e,
-        })
+        .map_err(|e| e.or_at(at))
     }
 
     #[inline]
@@ -75,7 +72,7 @@ struct Item<'b> {
     bytes: &'b [u8],
     elem: PoolElem,
     wide: bool,
-    at: Option<usize>,
+    at: usize,
 }
 
 impl<'de> de::Deserializer<'de> for Item<'_> {

@@ -4,8 +4,6 @@ mod access;
 mod fixed;
 pub mod read;
 
-pub(crate) use fixed::FixedSeq;
-
 use serde::de::{self, Visitor};
 
 use crate::config::Config;
@@ -15,7 +13,7 @@ use crate::marker::Marker;
 use crate::table::{Layout, PoolElem};
 
 pub(crate) use access::ContainerType;
-use access::{DictEnum, ObjectAccess, PoolSeq, SeqAccess, VariantEnum};
+use access::{DictEnum, ObjectAccess, SeqAccess, StrSeq, VariantEnum};
 pub use read::{IoRead, Read, Reference, SliceRead};
 
 /// A decoded header word: the type and the raw word (for its flag bits).
@@ -372,7 +370,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         let wide = self.wide(h);
         let n = self.count("a pool array count", elem.min_size(wide), u32::MAX)?;
         if elem == PoolElem::String {
-            let mut access = PoolSeq::new(self, elem, wide, n);
+            let mut access = StrSeq::new(self, n);
             let v = visitor.visit_seq(&mut access)?;
             access.finish()?;
             return Ok(v);
@@ -411,8 +409,13 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                 at,
             )
         })?;
+        if let Some(left) = self.read.remaining().filter(|left| len > *left) {
+            // Where the first item that does not fit starts, as if read one by one.
+            let size = elem.min_size(wide);
+            return Err(self.read.eof(what, at + left / size * size));
+        }
         let bytes = self.read.read_bytes(len, &mut self.scratch, what)?;
-        let mut access = FixedSeq::new(&bytes, elem, wide, Some(at));
+        let mut access = fixed::FixedSeq::new(&bytes, elem, wide, at);
         let v = visitor.visit_seq(&mut access)?;
         match de::SeqAccess::size_hint(&access) {
             Some(0) => Ok(v),
@@ -619,7 +622,34 @@ impl std::ops::Deref for Str<'_, '_> {
 }
 
 /// Godot's string decoding: up to the first NUL, without a leading BOM, strict UTF-8.
+#[inline]
 fn godot_utf8(b: &[u8], at: usize) -> Result<&str> {
+    // Most strings are short ASCII keys: one word test rules out NUL and BOM (whose
+    // bytes are not ASCII) before the UTF-8 check.
+    let len = b.len();
+    let word = |i: usize, n: usize| {
+        let mut w = [0u8; 8];
+        w[..n].copy_from_slice(&b[i..i + n]);
+        u64::from_le_bytes(w)
+    };
+    let (lo, hi) = match len {
+        8..=16 => (word(0, 8), word(len - 8, 8)),
+        // Two overlapping 4-byte halves in one word, twice.
+        4..=7 => {
+            let w = word(0, 4) | word(len - 4, 4) << 32;
+            (w, w)
+        }
+        _ => return godot_utf8_general(b, at),
+    };
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let has_zero = |w: u64| w.wrapping_sub(0x0101_0101_0101_0101) & !w & HIGH != 0;
+    if (lo | hi) & HIGH == 0 && !has_zero(lo) && !has_zero(hi) {
+        return std::str::from_utf8(b).map_err(|_| Error::at(ErrorKind::InvalidUtf8, at));
+    }
+    godot_utf8_general(b, at)
+}
+
+fn godot_utf8_general(b: &[u8], at: usize) -> Result<&str> {
     let b = match b.iter().position(|&c| c == 0) {
         Some(end) => &b[..end],
         None => b,

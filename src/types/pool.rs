@@ -21,13 +21,14 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use serde::de::value::SeqAccessDeserializer;
-use serde::de::{self, Deserialize, Deserializer, SeqAccess, Visitor};
+use serde::de::value::{SeqAccessDeserializer, SeqDeserializer};
+use serde::de::{
+    self, Deserialize, DeserializeSeed, Deserializer, IntoDeserializer, SeqAccess, Visitor,
+};
 use serde::ser::{Serialize, Serializer};
 
 use super::math::Floats;
 use super::{Color, Vector2, Vector3, Vector4};
-use crate::de::FixedSeq;
 use crate::table::PoolElem;
 
 /// A pool array element of fixed size. Our deserializer hands the visitors of pool
@@ -38,6 +39,36 @@ pub(crate) trait Fixed: Sized {
     const ELEM: PoolElem;
     /// The elements of `bytes`, whose length is a multiple of the element size.
     fn read_all(bytes: &[u8]) -> Vec<Self>;
+    /// Hands the element in `c` (its bytes) to `seed`, as its serde shape.
+    fn seed_one<'de, S: DeserializeSeed<'de>, Err: de::Error>(
+        c: &[u8],
+        seed: S,
+    ) -> Result<S::Value, Err>;
+}
+
+/// The elements of a pool array's bytes, for a `Deserialize` of any sequence type.
+struct Elems<'b, E, Err> {
+    chunks: std::slice::ChunksExact<'b, u8>,
+    _e: PhantomData<(E, Err)>,
+}
+
+impl<'de, E: Fixed, Err: de::Error> SeqAccess<'de> for Elems<'_, E, Err> {
+    type Error = Err;
+
+    #[inline]
+    fn next_element_seed<S: DeserializeSeed<'de>>(
+        &mut self,
+        seed: S,
+    ) -> Result<Option<S::Value>, Err> {
+        match self.chunks.next() {
+            Some(c) => E::seed_one(c, seed).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.chunks.len())
+    }
 }
 
 /// The bytes of one element of `N` bytes.
@@ -54,6 +85,13 @@ macro_rules! fixed_number {
                 const N: usize = std::mem::size_of::<$t>();
                 bytes.chunks_exact(N).map(|c| <$t>::from_le_bytes(le(c))).collect()
             }
+            #[inline]
+            fn seed_one<'de, S: DeserializeSeed<'de>, Err: de::Error>(
+                c: &[u8],
+                seed: S,
+            ) -> Result<S::Value, Err> {
+                seed.deserialize(IntoDeserializer::<Err>::into_deserializer(<$t>::from_le_bytes(le(c))))
+            }
         }
     )*};
 }
@@ -68,13 +106,22 @@ macro_rules! fixed_math {
                 bytes
                     .chunks_exact(4 * N)
                     .map(|c| {
-                        let mut f = [0f32; N];
-                        for (d, s) in f.iter_mut().zip(c.chunks_exact(4)) {
-                            *d = f32::from_le_bytes(le(s));
-                        }
+                        let c: [u8; 4 * N] = le(c);
+                        let f: [f32; N] = std::array::from_fn(|i| {
+                            f32::from_le_bytes([c[4 * i], c[4 * i + 1], c[4 * i + 2], c[4 * i + 3]])
+                        });
                         <$t as Floats>::read(&f)
                     })
                     .collect()
+            }
+            #[inline]
+            fn seed_one<'de, S: DeserializeSeed<'de>, Err: de::Error>(
+                c: &[u8],
+                seed: S,
+            ) -> Result<S::Value, Err> {
+                const N: usize = <$t as Floats>::N;
+                let f: [f32; N] = std::array::from_fn(|i| f32::from_le_bytes(le(&c[4 * i..4 * i + 4])));
+                seed.deserialize(SeqDeserializer::new(f.into_iter()))
             }
         }
     )*};
@@ -107,8 +154,11 @@ impl<'de, T: Deserialize<'de>, E: Fixed> Visitor<'de> for Pass<T, E> {
     }
 
     fn visit_bytes<Err: de::Error>(self, bytes: &[u8]) -> Result<T, Err> {
-        let seq = FixedSeq::new(checked::<E, Err>(bytes)?, E::ELEM, false, None);
-        T::deserialize(SeqAccessDeserializer::new(seq)).map_err(Err::custom)
+        let chunks = checked::<E, Err>(bytes)?.chunks_exact(E::ELEM.min_size(false));
+        T::deserialize(SeqAccessDeserializer::new(Elems::<E, Err> {
+            chunks,
+            _e: PhantomData,
+        }))
     }
 
     fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {

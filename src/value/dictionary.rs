@@ -4,6 +4,9 @@ use std::hash::{Hash, Hasher};
 
 use indexmap::IndexMap;
 
+/// Hostile keys cannot collide: aHash is keyed per map (see the Cargo.toml note).
+type Map = IndexMap<Variant, Variant, ahash::RandomState>;
+
 use super::Variant;
 
 /// A Godot `Dictionary`: keeps insertion order; keys are any [`Variant`].
@@ -22,7 +25,7 @@ use super::Variant;
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 // Boxed so that a Variant holding a Dictionary stays small.
-pub struct Dictionary(Box<IndexMap<Variant, Variant>>);
+pub struct Dictionary(Box<Map>);
 
 impl Dictionary {
     /// An empty dictionary.
@@ -32,7 +35,10 @@ impl Dictionary {
 
     /// An empty dictionary with room for `n` entries.
     pub fn with_capacity(n: usize) -> Self {
-        Dictionary(Box::new(IndexMap::with_capacity(n)))
+        Dictionary(Box::new(Map::with_capacity_and_hasher(
+            n,
+            ahash::RandomState::new(),
+        )))
     }
 
     /// Number of entries.
@@ -111,7 +117,7 @@ impl Hash for Dictionary {
 
 impl<K: Into<Variant>, V: Into<Variant>> FromIterator<(K, V)> for Dictionary {
     fn from_iter<I: IntoIterator<Item = (K, V)>>(iter: I) -> Self {
-        let map: IndexMap<Variant, Variant> = iter
+        let map: Map = iter
             .into_iter()
             .map(|(k, v)| (k.into(), v.into()))
             .collect();
