@@ -1,0 +1,293 @@
+//! The encoder's output paths and fast paths: `to_writer` streams with a bounded
+//! buffer, `to_vec_into` appends and leaves the buffer alone on error, short strings
+//! and announced counts give the same bytes as the general paths, and pool arrays read
+//! in one piece give the same values as element by element.
+
+#[path = "common/peak.rs"]
+mod peak;
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+
+use godot_bin::{
+    from_reader, from_slice, to_vec, to_vec_into, to_writer, Config, Dialect, ErrorKind,
+    PoolRealArray, PoolVector3Array, Vector3,
+};
+use peak::peak;
+use quickcheck::{Gen, QuickCheck};
+use serde::ser::{SerializeMap, SerializeSeq};
+use serde::{Deserialize, Serialize, Serializer};
+
+#[derive(Serialize, Deserialize, PartialEq, Debug, Clone)]
+struct Entity {
+    name: String,
+    pos: Vector3,
+    hp: i32,
+    tags: Vec<String>,
+}
+
+fn entities(n: usize) -> Vec<Entity> {
+    (0..n)
+        .map(|i| Entity {
+            name: format!("entity_{i}"),
+            pos: Vector3::new(i as f32, 0.5, -1.0),
+            hp: i as i32 - 7,
+            tags: vec!["a".into(); i % 3],
+        })
+        .collect()
+}
+
+/// Records every write's size.
+#[derive(Default)]
+struct Sizes {
+    bytes: Vec<u8>,
+    writes: Vec<usize>,
+}
+
+impl Write for Sizes {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.writes.push(buf.len());
+        self.bytes.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Swallows bytes, counting them: the sink's own memory is not the encoder's.
+struct Count(usize);
+
+impl Write for Count {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0 += buf.len();
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn to_writer_streams_the_same_bytes_in_chunks() {
+    let value = entities(20_000);
+    let whole = to_vec(&value).unwrap();
+    assert!(whole.len() > 1_500_000, "{}", whole.len());
+    let mut out = Sizes::default();
+    to_writer(&mut out, &value).unwrap();
+    assert_eq!(out.bytes, whole);
+    // Many writes, none much larger than the 32 KiB chunk (plus one entity).
+    assert!(out.writes.len() > 40, "{} writes", out.writes.len());
+    let largest = out.writes.iter().max().copied().unwrap_or_default();
+    assert!(largest < 33 * 1024, "largest write {largest}");
+    // Every dialect streams the same bytes as it encodes.
+    for dialect in Dialect::ALL {
+        let cfg = Config::new().dialect(dialect);
+        let mut out = Vec::new();
+        cfg.to_writer(&mut out, &value[..50]).unwrap();
+        assert_eq!(out, cfg.to_vec(&value[..50]).unwrap(), "{dialect:?}");
+    }
+}
+
+#[test]
+fn to_writer_memory_does_not_grow_with_the_value() {
+    let value = entities(20_000);
+    let encoded = to_vec(&value).unwrap().len();
+    let (written, heap) = peak(|| {
+        let mut sink = Count(0);
+        to_writer(&mut sink, &value).unwrap();
+        sink.0
+    });
+    assert_eq!(written, encoded);
+    assert!(
+        heap < 128 * 1024,
+        "{heap} bytes of heap for {encoded} bytes out"
+    );
+    let (_, whole) = peak(|| to_vec(&value).unwrap());
+    assert!(whole >= encoded, "to_vec holds the value: {whole}");
+}
+
+/// A map whose length serde does not announce, like `#[serde(flatten)]` gives.
+struct Unannounced(usize);
+
+impl Serialize for Unannounced {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(None)?;
+        for i in 0..self.0 {
+            m.serialize_entry(&i, &format!("value {i}"))?;
+        }
+        m.end()
+    }
+}
+
+#[test]
+fn unannounced_lengths_are_held_until_known() {
+    let value = vec![Unannounced(3), Unannounced(5000), Unannounced(0)];
+    let whole = to_vec(&value).unwrap();
+    let mut out = Sizes::default();
+    to_writer(&mut out, &value).unwrap();
+    assert_eq!(out.bytes, whole);
+    let back: Vec<BTreeMap<i32, String>> = from_slice(&whole).unwrap();
+    assert_eq!(back[1].len(), 5000);
+    assert_eq!(back[1][&4999], "value 4999");
+}
+
+/// A sequence that announces more items than it writes.
+struct Liar {
+    announced: usize,
+    written: usize,
+}
+
+impl Serialize for Liar {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(self.announced))?;
+        for i in 0..self.written {
+            seq.serialize_element(&format!("{i:0>100}"))?;
+        }
+        seq.end()
+    }
+}
+
+#[test]
+fn a_wrong_announced_length_is_corrected_or_refused() {
+    // In a buffer the count is patched: the bytes say what was written.
+    let small = Liar {
+        announced: 9,
+        written: 2,
+    };
+    let back: Vec<String> = from_slice(&to_vec(&small).unwrap()).unwrap();
+    assert_eq!(back.len(), 2);
+    // Streaming, once the count has left the buffer it cannot be: an error.
+    let big = Liar {
+        announced: 2000,
+        written: 1000,
+    };
+    let err = to_writer(Count(0), &big).unwrap_err();
+    assert!(
+        matches!(err.kind(), ErrorKind::Message(m) if m.contains("announced 2000 items and wrote 1000")),
+        "{err}"
+    );
+    // Before anything was written out it is still patched.
+    let mut out = Vec::new();
+    to_writer(&mut out, &small).unwrap();
+    assert_eq!(out, to_vec(&small).unwrap());
+}
+
+#[test]
+fn to_vec_into_appends_and_keeps_the_buffer_on_error() {
+    let mut buf = b"keep".to_vec();
+    let n = to_vec_into(&("tick", 7u32), &mut buf).unwrap();
+    assert_eq!(&buf[..4], b"keep");
+    assert_eq!(&buf[4..], to_vec(&("tick", 7u32)).unwrap());
+    assert_eq!(n, buf.len() - 4);
+    let before = buf.clone();
+    let err = to_vec_into(&("ok", "no\0nul"), &mut buf).unwrap_err();
+    assert!(matches!(err.kind(), ErrorKind::Unrepresentable(_)));
+    assert_eq!(buf, before);
+    // A reused buffer keeps its allocation.
+    let cap = {
+        buf.clear();
+        to_vec_into(&entities(10), &mut buf).unwrap();
+        buf.capacity()
+    };
+    buf.clear();
+    to_vec_into(&entities(10), &mut buf).unwrap();
+    assert_eq!(buf.capacity(), cap);
+}
+
+/// The wire form of a String Variant by the format's rule: a leading BOM gains one
+/// more (the engine drops one when reading), then length, bytes, zero padding.
+fn string_rule(s: &str) -> Vec<u8> {
+    let mut body = Vec::new();
+    if s.starts_with('\u{feff}') {
+        body.extend_from_slice("\u{feff}".as_bytes());
+    }
+    body.extend_from_slice(s.as_bytes());
+    let mut out = vec![4, 0, 0, 0];
+    out.extend_from_slice(&(body.len() as u32).to_le_bytes());
+    out.extend_from_slice(&body);
+    while out.len() % 4 != 0 {
+        out.push(0);
+    }
+    out
+}
+
+#[test]
+fn strings_of_every_length_follow_the_rule() {
+    // Around the short-string path's edges (4 to 16 bytes), with NUL, BOM and
+    // multi-byte characters at every position.
+    let alphabet = ['a', 'Z', '\0', '\u{feff}', 'é', '😀', ' '];
+    fn prop(picks: Vec<u8>, len: u8) -> bool {
+        let alphabet = ['a', 'Z', '\0', '\u{feff}', 'é', '😀', ' '];
+        let s: String = picks
+            .iter()
+            .take(len as usize % 24)
+            .map(|p| alphabet[*p as usize % alphabet.len()])
+            .collect();
+        match to_vec(&s) {
+            Err(e) => s.contains('\0') && matches!(e.kind(), ErrorKind::Unrepresentable(_)),
+            Ok(bytes) => {
+                !s.contains('\0')
+                    && bytes == string_rule(&s)
+                    && from_slice::<String>(&bytes).ok().as_deref() == Some(s.as_str())
+            }
+        }
+    }
+    QuickCheck::new()
+        .gen(Gen::new(40))
+        .tests(3000)
+        .quickcheck(prop as fn(Vec<u8>, u8) -> bool);
+    // Every ASCII length from 0 to 40, each with a NUL at every position.
+    for len in 0..40 {
+        let s: String = (0..len).map(|i| alphabet[i % 2]).collect();
+        assert_eq!(to_vec(&s).unwrap(), string_rule(&s), "{s:?}");
+        assert_eq!(from_slice::<String>(&to_vec(&s).unwrap()).unwrap(), s);
+        for at in 0..len {
+            let mut b = s.clone().into_bytes();
+            b[at] = 0;
+            let t = String::from_utf8(b).unwrap();
+            assert!(to_vec(&t).is_err(), "{t:?}");
+        }
+    }
+}
+
+#[derive(Serialize, Deserialize, PartialEq, Debug)]
+struct Pools {
+    reals: PoolRealArray,
+    vectors: PoolVector3Array,
+    #[serde(with = "godot_bin::pool::real")]
+    plain_reals: Vec<f32>,
+    #[serde(with = "godot_bin::pool::vector3")]
+    tuples: Vec<(f32, f32, f32)>,
+}
+
+#[test]
+fn pools_read_in_one_piece_match_element_by_element() {
+    let value = Pools {
+        reals: PoolRealArray((0..1001).map(|i| i as f32 / 3.0).collect()),
+        vectors: PoolVector3Array(
+            (0..333)
+                .map(|i| Vector3::new(i as f32, -1.5, 1e30))
+                .collect(),
+        ),
+        plain_reals: vec![f32::MIN_POSITIVE, -0.0, f32::INFINITY],
+        tuples: vec![(1.0, 2.0, 3.0), (4.0, 5.0, 6.0)],
+    };
+    let bytes = to_vec(&value).unwrap();
+    // From a slice (borrowed bytes) and from a reader (copied bytes).
+    assert_eq!(from_slice::<Pools>(&bytes).unwrap(), value);
+    assert_eq!(from_reader::<_, Pools>(&bytes[..]).unwrap(), value);
+    // The same values as Variants, which read every element on its own.
+    let v: godot_bin::Variant = from_slice(&bytes).unwrap();
+    assert_eq!(godot_bin::from_variant::<Pools>(v).unwrap(), value);
+    // A pool cut short: its count does not fit in what is left, before any allocation.
+    let vectors = to_vec(&value.vectors).unwrap();
+    let err = from_slice::<PoolVector3Array>(&vectors[..vectors.len() - 5]).unwrap_err();
+    assert!(
+        matches!(err.kind(), ErrorKind::Truncated { count: 333, .. }),
+        "{err}"
+    );
+    assert_eq!(err.offset(), Some(4));
+    let err = from_reader::<_, PoolVector3Array>(&vectors[..vectors.len() - 5]).unwrap_err();
+    assert!(matches!(err.kind(), ErrorKind::Eof(_)), "{err}");
+}
