@@ -9,7 +9,8 @@
 # $CARGO_TARGET_DIR/criterion. Ratios "× godot_bin" are the peer's time over ours
 # (above 1: we are faster).
 #
-# ENGINE_JSON=FILE joins timings of the real engines, measured on the bytes that the
+# ENGINE_JSON=FILE joins timings of the real engines (by default, when the world bench
+# runs and .godot-oracles/bin has them, scripts/bench-engines.sh measures them), on the bytes that the
 # world bench writes to $CARGO_TARGET_DIR/bench-data/world-{3,4}.bin: one JSON object a
 # line, {"engine": "3.6", "bytes": N, "decode_ns": x, "encode_ns": y}; an engine "3.*"
 # pairs with world-3.bin's Variant figures, "4.*" with world-4.bin's.
@@ -33,6 +34,14 @@ done
 
 if [[ $run == 1 ]]; then
     cargo bench "${benches[@]/#/--bench=}" "$@" >&2
+    # The engines on the very bytes the world bench just wrote, when they are here
+    # (scripts/setup-godot.sh) and no timings were given.
+    data=${CARGO_TARGET_DIR:-target}/bench-data
+    engines=${GODOT_BIN:-.godot-oracles/bin}
+    if [[ " ${benches[*]} " == *" world "* && -z ${ENGINE_JSON:-} && -x $engines/godot4 ]]; then
+        export ENGINE_JSON=$data/engines.jsonl
+        scripts/bench-engines.sh "$data/world-3.bin" "$data/world-4.bin" >"$ENGINE_JSON"
+    fi
 fi
 
 python3 - "${CARGO_TARGET_DIR:-target}/criterion" "${benches[@]}" <<'PY'
