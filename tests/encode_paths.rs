@@ -14,7 +14,7 @@ use godot_bin::{
     PoolRealArray, PoolVector3Array, Vector3,
 };
 use peak::peak;
-use quickcheck::{Gen, QuickCheck};
+use quickcheck::QuickCheck;
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Deserialize, Serialize, Serializer};
 
@@ -234,7 +234,6 @@ fn strings_of_every_length_follow_the_rule() {
         }
     }
     QuickCheck::new()
-        .gen(Gen::new(40))
         .tests(3000)
         .quickcheck(prop as fn(Vec<u8>, u8) -> bool);
     // Every ASCII length from 0 to 40, each with a NUL at every position.
