@@ -25,6 +25,7 @@ mod table;
 pub mod text;
 mod types;
 mod value;
+mod words;
 
 use std::io;
 

@@ -8,6 +8,7 @@ use crate::dialect::VariantType;
 use crate::error::{Error, Result};
 use crate::marker;
 use crate::table::PoolElem;
+use crate::words::le;
 
 /// Items of one fixed-size kind, back to back.
 pub(crate) struct FixedSeq<'b> {
@@ -62,11 +63,6 @@ impl<'de> de::SeqAccess<'de> for FixedSeq<'_> {
     }
 }
 
-#[inline]
-fn word<const N: usize>(b: &[u8]) -> [u8; N] {
-    b.get(..N).and_then(|b| b.try_into().ok()).unwrap_or([0; N])
-}
-
 /// One fixed-size item.
 struct Item<'b> {
     bytes: &'b [u8],
@@ -87,10 +83,10 @@ impl<'de> de::Deserializer<'de> for Item<'_> {
         let b = self.bytes;
         match self.elem {
             PoolElem::Byte => visitor.visit_u8(b[0]),
-            PoolElem::Int32 => visitor.visit_i32(i32::from_le_bytes(word(b))),
-            PoolElem::Int64 => visitor.visit_i64(i64::from_le_bytes(word(b))),
-            PoolElem::Float32 => visitor.visit_f32(f32::from_le_bytes(word(b))),
-            PoolElem::Float64 => visitor.visit_f64(f64::from_le_bytes(word(b))),
+            PoolElem::Int32 => visitor.visit_i32(i32::from_le_bytes(le(b))),
+            PoolElem::Int64 => visitor.visit_i64(i64::from_le_bytes(le(b))),
+            PoolElem::Float32 => visitor.visit_f32(f32::from_le_bytes(le(b))),
+            PoolElem::Float64 => visitor.visit_f64(f64::from_le_bytes(le(b))),
             PoolElem::Math(_) => {
                 let real = if self.wide {
                     PoolElem::Float64

@@ -11,6 +11,7 @@ use crate::dialect::{Dialect, VariantType, FLAG_64, TYPE_MASK};
 use crate::error::{Error, ErrorKind, Result};
 use crate::marker::Marker;
 use crate::table::{Layout, PoolElem};
+use crate::words::{has_zero, word, HIGH};
 
 pub(crate) use access::ContainerType;
 use access::{DictEnum, ObjectAccess, SeqAccess, StrSeq, VariantEnum};
@@ -400,7 +401,8 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         visitor: V,
     ) -> Result<V::Value> {
         let at = self.read.pos();
-        let len = n.checked_mul(elem.min_size(wide)).ok_or_else(|| {
+        let size = elem.min_size(wide);
+        let len = n.checked_mul(size).ok_or_else(|| {
             Error::at(
                 ErrorKind::InvalidLength {
                     len: n as u64,
@@ -411,7 +413,6 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         })?;
         if let Some(left) = self.read.remaining().filter(|left| len > *left) {
             // Where the first item that does not fit starts, as if read one by one.
-            let size = elem.min_size(wide);
             return Err(self.read.eof(what, at + left / size * size));
         }
         let bytes = self.read.read_bytes(len, &mut self.scratch, what)?;
@@ -564,10 +565,8 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             Layout::Pool(elem) if h.ty == ty && elem.is_fixed() && !self.wide(h) => {
                 let n = self.count("a pool array count", elem.min_size(false), u32::MAX)?;
                 let len = n.saturating_mul(elem.min_size(false));
-                match self.bytes(len, "pool array elements")? {
-                    Reference::Borrowed(b) => visitor.visit_bytes(b),
-                    Reference::Copied(b) => visitor.visit_bytes(b),
-                }
+                let bytes = self.bytes(len, "pool array elements")?;
+                visitor.visit_bytes(&bytes)
             }
             // A pool array field also takes an Array of its elements.
             Layout::Pool(elem) if h.ty == ty => self.pool(h, elem, visitor, false),
@@ -627,22 +626,15 @@ fn godot_utf8(b: &[u8], at: usize) -> Result<&str> {
     // Most strings are short ASCII keys: one word test rules out NUL and BOM (whose
     // bytes are not ASCII) before the UTF-8 check.
     let len = b.len();
-    let word = |i: usize, n: usize| {
-        let mut w = [0u8; 8];
-        w[..n].copy_from_slice(&b[i..i + n]);
-        u64::from_le_bytes(w)
-    };
     let (lo, hi) = match len {
-        8..=16 => (word(0, 8), word(len - 8, 8)),
+        8..=16 => (word(b, 0, 8), word(b, len - 8, 8)),
         // Two overlapping 4-byte halves in one word, twice.
         4..=7 => {
-            let w = word(0, 4) | word(len - 4, 4) << 32;
+            let w = word(b, 0, 4) | word(b, len - 4, 4) << 32;
             (w, w)
         }
         _ => return godot_utf8_general(b, at),
     };
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let has_zero = |w: u64| w.wrapping_sub(0x0101_0101_0101_0101) & !w & HIGH != 0;
     if (lo | hi) & HIGH == 0 && !has_zero(lo) && !has_zero(hi) {
         return std::str::from_utf8(b).map_err(|_| Error::at(ErrorKind::InvalidUtf8, at));
     }

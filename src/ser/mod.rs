@@ -19,11 +19,11 @@ use payload::{
 };
 
 /// Wire ids that are the same in every dialect (checked against the table in a test).
-pub(crate) const NIL_ID: u32 = 0;
-pub(crate) const BOOL_ID: u32 = 1;
-pub(crate) const INT_ID: u32 = 2;
-pub(crate) const FLOAT_ID: u32 = 3;
-pub(crate) const STRING_ID: u32 = 4;
+const NIL_ID: u32 = 0;
+const BOOL_ID: u32 = 1;
+const INT_ID: u32 = 2;
+const FLOAT_ID: u32 = 3;
+const STRING_ID: u32 = 4;
 
 /// How much a streaming serializer buffers before it writes to its sink.
 const CHUNK: usize = 32 * 1024;
@@ -132,10 +132,7 @@ impl<'a> Serializer<'a> {
                 "a Godot 2 int (i32)",
             )));
         }
-        let mut b = [0; 12];
-        b[..4].copy_from_slice(&(INT_ID | FLAG_64).to_le_bytes());
-        b[4..].copy_from_slice(&v.to_le_bytes());
-        self.out.extend_from_slice(&b);
+        put_wide(self.out, INT_ID | FLAG_64, v.to_le_bytes());
         Ok(())
     }
 
@@ -246,6 +243,15 @@ pub(crate) fn put_u64(out: &mut Vec<u8>, a: u32, b: u32) {
     out.extend_from_slice(&(u64::from(a) | u64::from(b) << 32).to_le_bytes());
 }
 
+/// A header and its 64-bit payload in one write.
+#[inline]
+fn put_wide(out: &mut Vec<u8>, header: u32, payload: [u8; 8]) {
+    let mut b = [0; 12];
+    b[..4].copy_from_slice(&header.to_le_bytes());
+    b[4..].copy_from_slice(&payload);
+    out.extend_from_slice(&b);
+}
+
 pub(crate) fn patch_count(out: &mut [u8], at: usize, count: usize) -> Result<()> {
     // Godot reads counts as signed 32-bit and keeps bit 31 for flags.
     let n = u32::try_from(count)
@@ -335,10 +341,7 @@ impl<'a, 'b> ser::Serializer for &'a mut Serializer<'b> {
         if narrow || self.cfg.dialect == Dialect::Godot2 {
             put_u64(self.out, FLOAT_ID, (v as f32).to_bits());
         } else {
-            let mut b = [0; 12];
-            b[..4].copy_from_slice(&(FLOAT_ID | FLAG_64).to_le_bytes());
-            b[4..].copy_from_slice(&v.to_le_bytes());
-            self.out.extend_from_slice(&b);
+            put_wide(self.out, FLOAT_ID | FLAG_64, v.to_le_bytes());
         }
         Ok(())
     }
@@ -572,6 +575,12 @@ impl<'b> Serializer<'b> {
         }
     }
 
+    /// The `n` fields of one kind of a math type or integer vector, after its header.
+    #[inline]
+    fn uniform<'a>(&'a mut self, elem: Elem, n: usize, len: usize) -> Result<TupleStruct<'a, 'b>> {
+        UniformCompound::new(self.out, elem, n, len).map(TupleStruct::Uniform)
+    }
+
     fn marked_tuple<'a>(&'a mut self, marker: Marker, len: usize) -> Result<TupleStruct<'a, 'b>> {
         let ty = match marker {
             Marker::Type(ty) => ty,
@@ -604,31 +613,16 @@ impl<'b> Serializer<'b> {
         };
         let fields = match ty.layout() {
             Layout::Reals(n) => {
-                let wide = self.real_header(ty)?;
-                return Ok(TupleStruct::Uniform(UniformCompound::new(
-                    self.out,
-                    payload::real(wide),
-                    n,
-                    len,
-                )?));
+                let elem = payload::real(self.real_header(ty)?);
+                return self.uniform(elem, n, len);
             }
             Layout::F32s(n) => {
                 self.header(ty, 0)?;
-                return Ok(TupleStruct::Uniform(UniformCompound::new(
-                    self.out,
-                    Elem::F32,
-                    n,
-                    len,
-                )?));
+                return self.uniform(Elem::F32, n, len);
             }
             Layout::Ints(n) => {
                 self.header(ty, 0)?;
-                return Ok(TupleStruct::Uniform(UniformCompound::new(
-                    self.out,
-                    Elem::I32,
-                    n,
-                    len,
-                )?));
+                return self.uniform(Elem::I32, n, len);
             }
             Layout::Signal => {
                 self.header(ty, 0)?;
@@ -939,6 +933,26 @@ impl TupleStruct<'_, '_> {
                 }
                 ser.depth -= 1;
                 Ok(())
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixed_ids_are_the_tables_in_every_dialect() {
+        for dialect in Dialect::ALL {
+            for (ty, id) in [
+                (VariantType::Nil, NIL_ID),
+                (VariantType::Bool, BOOL_ID),
+                (VariantType::Int, INT_ID),
+                (VariantType::Float, FLOAT_ID),
+                (VariantType::String, STRING_ID),
+            ] {
+                assert_eq!(dialect.id_of(ty), Some(id), "{ty} in {dialect:?}");
             }
         }
     }

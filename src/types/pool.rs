@@ -30,6 +30,7 @@ use serde::ser::{Serialize, Serializer};
 use super::math::Floats;
 use super::{Color, Vector2, Vector3, Vector4};
 use crate::table::PoolElem;
+use crate::words::le;
 
 /// A pool array element of fixed size. Our deserializer hands the visitors of pool
 /// markers a whole array of these as its little-endian bytes (`visit_bytes`), which
@@ -71,12 +72,6 @@ impl<'de, E: Fixed, Err: de::Error> SeqAccess<'de> for Elems<'_, E, Err> {
     }
 }
 
-/// The bytes of one element of `N` bytes.
-#[inline]
-fn le<const N: usize>(c: &[u8]) -> [u8; N] {
-    c.try_into().unwrap_or([0; N])
-}
-
 macro_rules! fixed_number {
     ($($t:ty: $elem:ident),*) => {$(
         impl Fixed for $t {
@@ -97,6 +92,12 @@ macro_rules! fixed_number {
 }
 fixed_number!(i32: Int32, i64: Int64, f32: Float32, f64: Float64);
 
+/// The `N` floats of one math value's bytes.
+#[inline]
+fn floats<const N: usize>(c: &[u8]) -> [f32; N] {
+    std::array::from_fn(|i| f32::from_le_bytes(le(&c[4 * i..4 * i + 4])))
+}
+
 macro_rules! fixed_math {
     ($($t:ident),*) => {$(
         impl Fixed for $t {
@@ -105,13 +106,7 @@ macro_rules! fixed_math {
                 const N: usize = <$t as Floats>::N;
                 bytes
                     .chunks_exact(4 * N)
-                    .map(|c| {
-                        let c: [u8; 4 * N] = le(c);
-                        let f: [f32; N] = std::array::from_fn(|i| {
-                            f32::from_le_bytes([c[4 * i], c[4 * i + 1], c[4 * i + 2], c[4 * i + 3]])
-                        });
-                        <$t as Floats>::read(&f)
-                    })
+                    .map(|c| <$t as Floats>::read(&floats::<N>(c)))
                     .collect()
             }
             #[inline]
@@ -120,8 +115,7 @@ macro_rules! fixed_math {
                 seed: S,
             ) -> Result<S::Value, Err> {
                 const N: usize = <$t as Floats>::N;
-                let f: [f32; N] = std::array::from_fn(|i| f32::from_le_bytes(le(&c[4 * i..4 * i + 4])));
-                seed.deserialize(SeqDeserializer::new(f.into_iter()))
+                seed.deserialize(SeqDeserializer::new(floats::<N>(c).into_iter()))
             }
         }
     )*};
