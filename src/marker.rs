@@ -48,7 +48,7 @@ pub(crate) enum Marker {
 
 impl Marker {
     /// The marker a serde name stands for; `None` for every ordinary name.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn lookup(name: &str) -> Option<Marker> {
         // One byte rejects every Rust type name.
         if !name.starts_with('$') {

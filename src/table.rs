@@ -123,7 +123,7 @@ macro_rules! godot_types {
 
         impl VariantType {
             /// The type whose marker name, without the private prefix, is `name`.
-            #[inline]
+            #[inline(always)]
             pub(crate) fn from_marker(name: &str) -> Option<VariantType> {
                 match name {
                     $($n3 => Some(VariantType::$ty),)*
@@ -331,6 +331,7 @@ impl VariantType {
 
     /// Whether a double-precision engine writes this type with 64-bit reals: math types
     /// and arrays of them, except Color.
+    #[inline]
     pub(crate) fn has_reals(self) -> bool {
         match self.layout() {
             Reals(_) => true,

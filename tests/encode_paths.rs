@@ -214,7 +214,7 @@ fn string_rule(s: &str) -> Vec<u8> {
 
 #[test]
 fn strings_of_every_length_follow_the_rule() {
-    // Around the short-string path's edges (4 to 16 bytes), with NUL, BOM and
+    // Around the short-string paths' edges (1 to 3 and 4 to 16 bytes), with NUL, BOM and
     // multi-byte characters at every position.
     let alphabet = ['a', 'Z', '\0', '\u{feff}', 'é', '😀', ' '];
     fn prop(picks: Vec<u8>, len: u8) -> bool {

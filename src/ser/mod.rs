@@ -15,7 +15,7 @@ use crate::table::Layout;
 pub(crate) use payload::check_godot_str;
 use payload::{
     put_str, put_tagged_str, Capture, Elem, ElemSerializer, Fields, FieldsCompound, PoolSerializer,
-    UniformCompound,
+    Scalar, UniformCompound,
 };
 
 /// Wire ids that are the same in every dialect (checked against the table in a test).
@@ -163,11 +163,7 @@ impl<'a> Serializer<'a> {
         match self.bare.take() {
             None => self.header(ty, 0)?,
             Some(t) if t == ty => {}
-            Some(t) => {
-                return Err(Error::new(ErrorKind::Unrepresentable(format!(
-                    "a typed {t} holding a {ty}"
-                ))))
-            }
+            Some(t) => return Err(typed_mismatch(t, ty)),
         }
         let at = self.out.len();
         put_u32(self.out, 0);
@@ -186,9 +182,7 @@ impl<'a> Serializer<'a> {
         self.depth -= 1;
         match open.announced {
             Some(n) if n == count => Ok(()),
-            Some(n) if open.flushes != self.flushes => Err(Error::new(ErrorKind::Message(format!(
-                "a Serialize impl announced {n} items and wrote {count} (streaming needs the true count)"
-            )))),
+            Some(n) if open.flushes != self.flushes => Err(wrong_count(n, count)),
             Some(_) => patch_count(self.out, open.at, count),
             None => {
                 self.release();
@@ -224,6 +218,27 @@ impl<'a> Serializer<'a> {
     }
 }
 
+#[cold]
+fn no_doubles(ty: VariantType) -> Error {
+    Error::new(ErrorKind::Unrepresentable(format!(
+        "double-precision {ty}: only Godot 4 engines encode it correctly"
+    )))
+}
+
+#[cold]
+fn typed_mismatch(t: VariantType, ty: VariantType) -> Error {
+    Error::new(ErrorKind::Unrepresentable(format!(
+        "a typed {t} holding a {ty}"
+    )))
+}
+
+#[cold]
+fn wrong_count(n: usize, count: usize) -> Error {
+    Error::new(ErrorKind::Message(format!(
+        "a Serialize impl announced {n} items and wrote {count} (streaming needs the true count)"
+    )))
+}
+
 /// Where an open container's count is, and what was announced for it.
 #[derive(Clone, Copy)]
 struct Open {
@@ -252,18 +267,23 @@ fn put_wide(out: &mut Vec<u8>, header: u32, payload: [u8; 8]) {
     out.extend_from_slice(&b);
 }
 
+#[inline]
 pub(crate) fn patch_count(out: &mut [u8], at: usize, count: usize) -> Result<()> {
     // Godot reads counts as signed 32-bit and keeps bit 31 for flags.
-    let n = u32::try_from(count)
-        .ok()
-        .filter(|n| *n <= 0x7FFF_FFFF)
-        .ok_or_else(|| {
-            Error::new(ErrorKind::Unrepresentable(format!(
-                "{count} elements is more than Godot can count"
-            )))
-        })?;
-    out[at..at + 4].copy_from_slice(&n.to_le_bytes());
-    Ok(())
+    match u32::try_from(count) {
+        Ok(n) if n <= 0x7FFF_FFFF => {
+            out[at..at + 4].copy_from_slice(&n.to_le_bytes());
+            Ok(())
+        }
+        _ => Err(too_many(count)),
+    }
+}
+
+#[cold]
+fn too_many(count: usize) -> Error {
+    Error::new(ErrorKind::Unrepresentable(format!(
+        "{count} elements is more than Godot can count"
+    )))
 }
 
 fn out_of_range(v: i128) -> Error {
@@ -291,30 +311,38 @@ impl<'a, 'b> ser::Serializer for &'a mut Serializer<'b> {
         Ok(())
     }
 
+    #[inline]
     fn serialize_i8(self, v: i8) -> Result<()> {
         self.int(v.into())
     }
+    #[inline]
     fn serialize_i16(self, v: i16) -> Result<()> {
         self.int(v.into())
     }
+    #[inline]
     fn serialize_i32(self, v: i32) -> Result<()> {
         self.int(v.into())
     }
+    #[inline]
     fn serialize_i64(self, v: i64) -> Result<()> {
         self.int(v)
     }
     fn serialize_i128(self, v: i128) -> Result<()> {
         self.int(i64::try_from(v).map_err(|_| out_of_range(v))?)
     }
+    #[inline]
     fn serialize_u8(self, v: u8) -> Result<()> {
         self.int(v.into())
     }
+    #[inline]
     fn serialize_u16(self, v: u16) -> Result<()> {
         self.int(v.into())
     }
+    #[inline]
     fn serialize_u32(self, v: u32) -> Result<()> {
         self.int(v.into())
     }
+    #[inline]
     fn serialize_u64(self, v: u64) -> Result<()> {
         self.int(i64::try_from(v).map_err(|_| out_of_range(v.into()))?)
     }
@@ -324,6 +352,7 @@ impl<'a, 'b> ser::Serializer for &'a mut Serializer<'b> {
         self.int(v)
     }
 
+    #[inline]
     fn serialize_f32(self, v: f32) -> Result<()> {
         // Godot floats are doubles: apply its rule to the widened value (NaN goes 64-bit).
         self.serialize_f64(v.into())
@@ -350,6 +379,7 @@ impl<'a, 'b> ser::Serializer for &'a mut Serializer<'b> {
         self.str_value(v.encode_utf8(&mut [0; 4]))
     }
 
+    #[inline]
     fn serialize_str(self, v: &str) -> Result<()> {
         self.str_value(v)
     }
@@ -359,6 +389,7 @@ impl<'a, 'b> ser::Serializer for &'a mut Serializer<'b> {
         payload::put_bytes(self.out, v)
     }
 
+    #[inline]
     fn serialize_none(self) -> Result<()> {
         put_u32(self.out, NIL_ID);
         Ok(())
@@ -368,6 +399,7 @@ impl<'a, 'b> ser::Serializer for &'a mut Serializer<'b> {
         value.serialize(self)
     }
 
+    #[inline]
     fn serialize_unit(self) -> Result<()> {
         put_u32(self.out, NIL_ID);
         Ok(())
@@ -419,6 +451,7 @@ impl<'a, 'b> ser::Serializer for &'a mut Serializer<'b> {
         self.serialize_seq(Some(len))
     }
 
+    #[inline(always)]
     fn serialize_tuple_struct(self, name: &'static str, len: usize) -> Result<TupleStruct<'a, 'b>> {
         match Marker::lookup(name) {
             Some(marker) => self.marked_tuple(marker, len),
@@ -500,19 +533,19 @@ impl<'b> Serializer<'b> {
     }
 
     /// Whether math type `ty` is written with 64-bit reals.
+    #[inline(always)]
     fn wide(&self, ty: VariantType) -> Result<bool> {
         if self.cfg.precision == Precision::Single || !ty.has_reals() {
             return Ok(false);
         }
         if self.cfg.dialect != Dialect::Godot4 {
-            return Err(Error::new(ErrorKind::Unrepresentable(format!(
-                "double-precision {ty}: only Godot 4 engines encode it correctly"
-            ))));
+            return Err(no_doubles(ty));
         }
         Ok(true)
     }
 
     /// Header, with the 64-bit flag when a double-precision engine would set it.
+    #[inline(always)]
     fn real_header(&mut self, ty: VariantType) -> Result<bool> {
         let wide = self.wide(ty)?;
         self.header(ty, if wide { FLAG_64 } else { 0 })?;
@@ -577,10 +610,16 @@ impl<'b> Serializer<'b> {
 
     /// The `n` fields of one kind of a math type or integer vector, after its header.
     #[inline]
-    fn uniform<'a>(&'a mut self, elem: Elem, n: usize, len: usize) -> Result<TupleStruct<'a, 'b>> {
+    fn uniform<'a>(
+        &'a mut self,
+        elem: Scalar,
+        n: usize,
+        len: usize,
+    ) -> Result<TupleStruct<'a, 'b>> {
         UniformCompound::new(self.out, elem, n, len).map(TupleStruct::Uniform)
     }
 
+    #[inline(always)]
     fn marked_tuple<'a>(&'a mut self, marker: Marker, len: usize) -> Result<TupleStruct<'a, 'b>> {
         let ty = match marker {
             Marker::Type(ty) => ty,
@@ -613,16 +652,16 @@ impl<'b> Serializer<'b> {
         };
         let fields = match ty.layout() {
             Layout::Reals(n) => {
-                let elem = payload::real(self.real_header(ty)?);
+                let elem = Scalar::real(self.real_header(ty)?);
                 return self.uniform(elem, n, len);
             }
             Layout::F32s(n) => {
                 self.header(ty, 0)?;
-                return self.uniform(Elem::F32, n, len);
+                return self.uniform(Scalar::F32, n, len);
             }
             Layout::Ints(n) => {
                 self.header(ty, 0)?;
-                return self.uniform(Elem::I32, n, len);
+                return self.uniform(Scalar::I32, n, len);
             }
             Layout::Signal => {
                 self.header(ty, 0)?;
@@ -788,9 +827,11 @@ macro_rules! element_compound {
         $(impl ser::$tr for Compound<'_, '_> {
             type Ok = ();
             type Error = Error;
+            #[inline]
             fn $m<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
                 self.element(value)
             }
+            #[inline]
             fn end(self) -> Result<()> {
                 self.finish()
             }
@@ -806,12 +847,15 @@ element_compound!(
 impl ser::SerializeMap for Compound<'_, '_> {
     type Ok = ();
     type Error = Error;
+    #[inline]
     fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
         self.element(key)
     }
+    #[inline]
     fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         value.serialize(&mut *self.ser)
     }
+    #[inline]
     fn end(self) -> Result<()> {
         self.finish()
     }
@@ -830,6 +874,7 @@ impl ser::SerializeStruct for Compound<'_, '_> {
         self.ser.str_value(key)?;
         value.serialize(&mut *self.ser)
     }
+    #[inline]
     fn end(self) -> Result<()> {
         self.finish()
     }
@@ -872,7 +917,7 @@ impl ser::SerializeTupleStruct for TupleStruct<'_, '_> {
     type Ok = ();
     type Error = Error;
 
-    #[inline]
+    #[inline(always)]
     fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         // Math types first, and alone: their fields are the hot path.
         if let TupleStruct::Uniform(c) = self {
@@ -881,7 +926,7 @@ impl ser::SerializeTupleStruct for TupleStruct<'_, '_> {
         self.other_field(value)
     }
 
-    #[inline]
+    #[inline(always)]
     fn end(self) -> Result<()> {
         if let TupleStruct::Uniform(c) = self {
             return c.finish();

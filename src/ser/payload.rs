@@ -56,8 +56,21 @@ pub(crate) fn put_str(out: &mut Vec<u8>, s: &str) {
 pub(crate) fn put_tagged_str(out: &mut Vec<u8>, header: u32, s: &str) -> Result<()> {
     let b = s.as_bytes();
     let len = b.len();
-    if !(4..=16).contains(&len) {
+    if !(1..=16).contains(&len) {
         return put_tagged_str_long(out, header, s);
+    }
+    if len < 4 {
+        // Keys like "id": the first, middle and last byte build the padded word (they
+        // overlap where the string is shorter), the rest of the test is as below.
+        let w = u32::from(b[0])
+            | u32::from(b[len / 2]) << (8 * (len / 2))
+            | u32::from(b[len - 1]) << (8 * (len - 1));
+        if has_zero(u64::from(w) | u64::MAX << (8 * len)) || w == 0xBF_BBEF {
+            return put_tagged_str_long(out, header, s);
+        }
+        super::put_u64(out, header, len as u32);
+        super::put_u32(out, w);
+        return Ok(());
     }
     // Most dictionary keys and names: two overlapping fixed-size loads cover the bytes,
     // and one fixed-size store writes the whole item, padding included (cut to size
@@ -161,6 +174,7 @@ pub(crate) enum Elem {
 
 impl Elem {
     /// One pool array element; `wide` for a double-precision engine's math values.
+    #[inline]
     fn pool(e: PoolElem, wide: bool) -> Elem {
         match e {
             PoolElem::Byte => Elem::U8,
@@ -176,6 +190,7 @@ impl Elem {
 
 impl Elem {
     /// Bytes one item takes at least (strings: their length word).
+    #[inline]
     fn size(self) -> usize {
         match self {
             Elem::U8 => 1,
@@ -344,17 +359,39 @@ impl<'a> ElemSerializer<'a> {
 
     fn reals(self, len: usize) -> Result<UniformCompound<'a>> {
         match self.elem {
-            Elem::Reals(n, wide) => UniformCompound::new(self.out, real(wide), n, len),
+            Elem::Reals(n, wide) => UniformCompound::new(self.out, Scalar::real(wide), n, len),
             e => Err(wrong(e.name(), "a sequence")),
         }
     }
 }
 
-pub(crate) fn real(wide: bool) -> Elem {
-    if wide {
-        Elem::F64
-    } else {
-        Elem::F32
+/// The element of a math value's fields: one byte, so that building an
+/// `ElemSerializer` per field is a register move (copying a whole `Elem` per field
+/// stalled on store forwarding).
+#[derive(Clone, Copy)]
+pub(crate) enum Scalar {
+    F32,
+    F64,
+    I32,
+}
+
+impl Scalar {
+    /// A real of a single- or (`wide`) double-precision engine.
+    pub(crate) fn real(wide: bool) -> Scalar {
+        if wide {
+            Scalar::F64
+        } else {
+            Scalar::F32
+        }
+    }
+
+    #[inline(always)]
+    fn elem(self) -> Elem {
+        match self {
+            Scalar::F32 => Elem::F32,
+            Scalar::F64 => Elem::F64,
+            Scalar::I32 => Elem::I32,
+        }
     }
 }
 
@@ -468,32 +505,31 @@ impl<'a> ser::Serializer for ElemSerializer<'a> {
 /// The n fields of one kind of a math type or integer vector.
 pub struct UniformCompound<'a> {
     out: &'a mut Vec<u8>,
-    elem: Elem,
+    elem: Scalar,
     left: usize,
 }
 
 impl<'a> UniformCompound<'a> {
-    /// `n` fields of `elem` (F32, F64 or I32), of which serde announced `len`.
+    /// `n` fields of `elem`, of which serde announced `len`.
     #[inline]
-    pub(crate) fn new(out: &'a mut Vec<u8>, elem: Elem, n: usize, len: usize) -> Result<Self> {
+    pub(crate) fn new(out: &'a mut Vec<u8>, elem: Scalar, n: usize, len: usize) -> Result<Self> {
         if len != n {
             return Err(wrong(
                 "a fixed number of fields",
                 "a sequence of another length",
             ));
         }
-        // Only F64 is wider: a test the compiler folds (a call to `size` it did not).
-        out.reserve(n * if let Elem::F64 = elem { 8 } else { 4 });
+        out.reserve(n * if let Scalar::F64 = elem { 8 } else { 4 });
         Ok(UniformCompound { out, elem, left: n })
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         if self.left == 0 {
             return Err(wrong("a fixed number of fields", "too many fields"));
         }
         self.left -= 1;
-        value.serialize(ElemSerializer::new(self.out, self.elem))
+        value.serialize(ElemSerializer::new(self.out, self.elem.elem()))
     }
 
     #[inline]
@@ -630,10 +666,12 @@ pub(crate) struct PoolSerializer<'a> {
 }
 
 impl<'a> PoolSerializer<'a> {
+    #[inline]
     pub(crate) fn new(out: &'a mut Vec<u8>, elem: PoolElem, wide: bool) -> Self {
         PoolSerializer { out, elem, wide }
     }
 
+    #[inline]
     fn seq(self, len: Option<usize>) -> Result<PoolSeq<'a>> {
         let at = self.out.len();
         let elem = Elem::pool(self.elem, self.wide);
@@ -675,6 +713,7 @@ impl PoolSeq<'_> {
         value.serialize(ElemSerializer::new(self.out, self.elem))
     }
 
+    #[inline]
     fn finish(self) -> Result<()> {
         patch_count(self.out, self.at, self.count)?;
         if self.byte {
@@ -691,6 +730,7 @@ impl ser::SerializeSeq for PoolSeq<'_> {
     fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         self.element(value)
     }
+    #[inline]
     fn end(self) -> Result<()> {
         self.finish()
     }
@@ -699,9 +739,11 @@ impl ser::SerializeSeq for PoolSeq<'_> {
 impl ser::SerializeTuple for PoolSeq<'_> {
     type Ok = ();
     type Error = Error;
+    #[inline]
     fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         self.element(value)
     }
+    #[inline]
     fn end(self) -> Result<()> {
         self.finish()
     }
@@ -748,9 +790,11 @@ impl<'a> ser::Serializer for PoolSerializer<'a> {
     ) -> Result<()> {
         v.serialize(self)
     }
+    #[inline]
     fn serialize_seq(self, len: Option<usize>) -> Result<PoolSeq<'a>> {
         self.seq(len)
     }
+    #[inline]
     fn serialize_tuple(self, len: usize) -> Result<PoolSeq<'a>> {
         self.seq(Some(len))
     }

@@ -66,16 +66,19 @@ macro_rules! math_type {
             const N: usize = $n;
             const MARKER: &'static str = $crate::VariantType::$ty.marker();
             const NAME: &'static str = $name;
+            #[inline]
             fn write(&self, $o: &mut [f32]) {
                 let $s = self;
                 $write
             }
+            #[inline]
             fn read($v: &[f32]) -> Self {
                 $read
             }
         }
 
         impl serde::Serialize for $ty {
+            #[inline]
             fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
                 $crate::types::math::ser_floats(self, s)
             }
