@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
-#![forbid(unsafe_code)]
+// One `unsafe` block, in `words::short_ascii`, with its reason and test there.
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 #[cfg(feature = "tokio")]

@@ -297,9 +297,7 @@ impl Proxy {
                 out,
             };
             let done = done_tx.clone();
-            threads.push(thread::spawn(move || {
-                let _ = done.send(reader.run(from));
-            }));
+            threads.push(thread::spawn(move || reader.run(from, &done)));
         }
         drop(done_tx);
         lock(&self.sessions).insert(
@@ -665,7 +663,10 @@ enum State {
 struct PeerGone;
 
 impl Reader {
-    fn run(self, mut from: TcpStream) -> Done {
+    /// Relays until `from` ends, then reports why on `done`. The report goes out
+    /// before the other side is half-closed: that side's own end, which the
+    /// half-close may cause, must not be taken for the first.
+    fn run(self, mut from: TcpStream, done: &Sender<Done>) {
         let mut buf = vec![0; READ_CHUNK];
         let mut state = State::Prefix {
             head: [0; 4],
@@ -699,12 +700,12 @@ impl Reader {
             }
             end => end,
         };
-        let _ = self.out.send(Out::End);
-        Done::Read {
+        let _ = done.send(Done::Read {
             dir: self.dir,
             end,
             messages,
-        }
+        });
+        let _ = self.out.send(Out::End);
     }
 
     /// Takes in one read's bytes: every frame they complete is logged and forwarded.

@@ -11,7 +11,7 @@ use crate::dialect::{Dialect, VariantType, FLAG_64, TYPE_MASK};
 use crate::error::{Error, ErrorKind, Result};
 use crate::marker::Marker;
 use crate::table::{Layout, PoolElem};
-use crate::words::{has_zero, word, HIGH};
+use crate::words::short_ascii;
 
 pub(crate) use access::ContainerType;
 use access::{DictEnum, ObjectAccess, SeqAccess, StrSeq, VariantEnum};
@@ -623,22 +623,14 @@ impl std::ops::Deref for Str<'_, '_> {
 /// Godot's string decoding: up to the first NUL, without a leading BOM, strict UTF-8.
 #[inline]
 fn godot_utf8(b: &[u8], at: usize) -> Result<&str> {
-    // Most strings are short ASCII keys: one word test rules out NUL and BOM (whose
-    // bytes are not ASCII) before the UTF-8 check.
-    let len = b.len();
-    let (lo, hi) = match len {
-        8..=16 => (word(b, 0, 8), word(b, len - 8, 8)),
-        // Two overlapping 4-byte halves in one word, twice.
-        4..=7 => {
-            let w = word(b, 0, 4) | word(b, len - 4, 4) << 32;
-            (w, w)
-        }
-        _ => return godot_utf8_general(b, at),
-    };
-    if (lo | hi) & HIGH == 0 && !has_zero(lo) && !has_zero(hi) {
-        return std::str::from_utf8(b).map_err(|_| Error::at(ErrorKind::InvalidUtf8, at));
+    // Most strings are short ASCII keys: word tests rule out NUL, BOM (whose bytes are
+    // not ASCII) and invalid UTF-8 at once. A final NUL (every PoolStringArray element
+    // has one) ends the string either way.
+    let b = b.strip_suffix(b"\0").unwrap_or(b);
+    match short_ascii(b) {
+        Some(s) => Ok(s),
+        None => godot_utf8_general(b, at),
     }
-    godot_utf8_general(b, at)
 }
 
 fn godot_utf8_general(b: &[u8], at: usize) -> Result<&str> {
@@ -648,6 +640,39 @@ fn godot_utf8_general(b: &[u8], at: usize) -> Result<&str> {
     };
     let b = b.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(b);
     std::str::from_utf8(b).map_err(|_| Error::at(ErrorKind::InvalidUtf8, at))
+}
+
+/// Numbers asked for by type: an int or a float straight away, anything else
+/// through the general match (which gives the same answer, only slower).
+macro_rules! scalars {
+    ($($m:ident)*) => {
+        $(#[inline]
+        fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            let h = self.header()?;
+            match h.ty {
+                VariantType::Int => self.int(h).and_then(|v| visitor.visit_i64(v)),
+                VariantType::Float if !h.is_64() => {
+                    self.u32("a float").and_then(|v| visitor.visit_f32(f32::from_bits(v)))
+                }
+                _ => self.any(h, visitor, false),
+            }
+            .map_err(|e| e.or_at(h.at))
+        })*
+    };
+}
+
+impl<'de, R: Read<'de>> Deserializer<R> {
+    /// What a string is asked for: a String straight away, anything else as
+    /// `deserialize_seq` has it.
+    #[inline]
+    fn string<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        let h = self.header()?;
+        match h.ty {
+            VariantType::String => self.visit_str(visitor),
+            _ => self.any(h, visitor, true),
+        }
+        .map_err(|e| e.or_at(h.at))
+    }
 }
 
 impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
@@ -673,11 +698,11 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
     /// sequence here, not as bytes, which serde's `String` would take as UTF-8: a string
     /// must not hold what a Godot string cannot (NUL).
     fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.deserialize_seq(visitor)
+        self.string(visitor)
     }
 
     fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.deserialize_seq(visitor)
+        self.string(visitor)
     }
 
     fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -685,7 +710,16 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
     }
 
     serde::forward_to_deserialize_any! {
-        i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 bytes byte_buf map identifier ignored_any
+        i128 u128 bytes byte_buf map ignored_any
+    }
+
+    scalars!(
+        deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_u8
+        deserialize_u16 deserialize_u32 deserialize_u64 deserialize_f32 deserialize_f64
+    );
+
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.string(visitor)
     }
 
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {

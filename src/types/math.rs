@@ -23,6 +23,7 @@ pub(crate) trait Floats: Sized {
     }
 }
 
+#[inline]
 pub(crate) fn ser_floats<T: Floats, S: Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
     let mut buf = [0f32; 16];
     v.write(&mut buf[..T::N]);
@@ -42,6 +43,7 @@ impl<'de, T: Floats> Visitor<'de> for FloatsVisitor<T> {
         write!(f, "a {} ({} floats)", T::NAME, T::N)
     }
 
+    #[inline]
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<T, A::Error> {
         let mut buf = [0f32; 16];
         for (i, slot) in buf[..T::N].iter_mut().enumerate() {
@@ -56,6 +58,7 @@ impl<'de, T: Floats> Visitor<'de> for FloatsVisitor<T> {
     }
 }
 
+#[inline]
 pub(crate) fn de_floats<'de, T: Floats, D: Deserializer<'de>>(d: D) -> Result<T, D::Error> {
     d.deserialize_tuple_struct(T::MARKER, T::N, FloatsVisitor(PhantomData))
 }
