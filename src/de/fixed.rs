@@ -63,6 +63,53 @@ impl<'de> de::SeqAccess<'de> for FixedSeq<'_> {
     }
 }
 
+/// The 32-bit words of one math value (floats) or integer vector (ints), as the
+/// `SeqAccess` its visitor takes: lighter than [`FixedSeq`], whose element kind is
+/// only known at run time.
+pub(crate) struct Words<'b> {
+    bytes: &'b [u8],
+    ints: bool,
+}
+
+impl<'b> Words<'b> {
+    /// `bytes` is whole words.
+    #[inline]
+    pub(crate) fn new(bytes: &'b [u8], ints: bool) -> Self {
+        Words { bytes, ints }
+    }
+
+    /// Words the visitor did not take.
+    #[inline]
+    pub(crate) fn left(&self) -> usize {
+        self.bytes.len() / 4
+    }
+}
+
+impl<'de> de::SeqAccess<'de> for Words<'_> {
+    type Error = Error;
+
+    #[inline]
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        if self.bytes.len() < 4 {
+            return Ok(None);
+        }
+        let (word, rest) = self.bytes.split_at(4);
+        self.bytes = rest;
+        let word = le::<4>(word);
+        if self.ints {
+            seed.deserialize(de::value::I32Deserializer::new(i32::from_le_bytes(word)))
+        } else {
+            seed.deserialize(de::value::F32Deserializer::new(f32::from_le_bytes(word)))
+        }
+        .map(Some)
+    }
+
+    #[inline]
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.left())
+    }
+}
+
 /// One fixed-size item.
 struct Item<'b> {
     bytes: &'b [u8],

@@ -401,7 +401,20 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         visitor: V,
     ) -> Result<V::Value> {
         let at = self.read.pos();
-        let size = elem.min_size(wide);
+        let bytes = self.item_bytes(n, elem.min_size(wide), what)?;
+        let mut access = fixed::FixedSeq::new(&bytes, elem, wide, at);
+        let v = visitor.visit_seq(&mut access)?;
+        match de::SeqAccess::size_hint(&access) {
+            Some(0) => Ok(v),
+            left => Err(access::unconsumed(left.unwrap_or_default())),
+        }
+    }
+
+    /// The bytes of `n` items of `size` bytes; at the end of the input, the error is
+    /// where the first item that does not fit starts, as if read one by one.
+    #[inline]
+    fn item_bytes(&mut self, n: usize, size: usize, what: &'static str) -> Result<Reference<'de, '_>> {
+        let at = self.read.pos();
         let len = n.checked_mul(size).ok_or_else(|| {
             Error::at(
                 ErrorKind::InvalidLength {
@@ -412,16 +425,9 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             )
         })?;
         if let Some(left) = self.read.remaining().filter(|left| len > *left) {
-            // Where the first item that does not fit starts, as if read one by one.
             return Err(self.read.eof(what, at + left / size * size));
         }
-        let bytes = self.read.read_bytes(len, &mut self.scratch, what)?;
-        let mut access = fixed::FixedSeq::new(&bytes, elem, wide, at);
-        let v = visitor.visit_seq(&mut access)?;
-        match de::SeqAccess::size_hint(&access) {
-            Some(0) => Ok(v),
-            left => Err(access::unconsumed(left.unwrap_or_default())),
-        }
+        self.read.read_bytes(len, &mut self.scratch, what)
     }
 
     /// The class name and, for non-null objects, the property count of a full Object.
@@ -642,6 +648,77 @@ fn godot_utf8_general(b: &[u8], at: usize) -> Result<&str> {
     std::str::from_utf8(b).map_err(|_| Error::at(ErrorKind::InvalidUtf8, at))
 }
 
+impl<'de, R: Read<'de>> Deserializer<R> {
+    /// A math type or integer vector asked for by its marker.
+    #[inline]
+    fn math<V: Visitor<'de>>(&mut self, ty: VariantType, visitor: V) -> Result<V::Value> {
+        let h = self.header()?;
+        if h.ty != ty {
+            return Err(self.invalid(h, ty.name()));
+        }
+        let (n, ints) = match ty.layout() {
+            Layout::Reals(n) if !self.wide(h) => (n, false),
+            Layout::F32s(n) => (n, false),
+            Layout::Ints(n) => (n, true),
+            _ => return self.any(h, visitor, false).map_err(|e| e.or_at(h.at)),
+        };
+        let bytes = self.item_bytes(n, 4, "a math value")?;
+        let mut words = fixed::Words::new(&bytes, ints);
+        let v = visitor.visit_seq(&mut words).map_err(|e| e.or_at(h.at))?;
+        match words.left() {
+            0 => Ok(v),
+            left => Err(access::unconsumed(left).or_at(h.at)),
+        }
+    }
+
+    fn marked_tuple<V: Visitor<'de>>(&mut self, marker: Marker, visitor: V) -> Result<V::Value> {
+        let at = self.value_start();
+        let h = self.header()?;
+        let result = match marker {
+            Marker::TypedArray | Marker::TypedDictionary => {
+                let want = if marker == Marker::TypedArray {
+                    VariantType::Array
+                } else {
+                    VariantType::Dictionary
+                };
+                if h.ty != want {
+                    Err(self.invalid(h, want.name()))
+                } else {
+                    let types = self.container_types(h)?;
+                    visitor.visit_seq(access::TypedAccess::new(self, h, types))
+                }
+            }
+            Marker::Type(ty) if h.ty != ty => Err(self.invalid(h, ty.name())),
+            Marker::Type(ty) => match ty.layout() {
+                Layout::NodePath => {
+                    let path = access::read_node_path(self)?;
+                    visitor.visit_seq(access::NodePathAccess::new(path))
+                }
+                Layout::Object => self.object(h, visitor, true),
+                Layout::Reals(_)
+                | Layout::F32s(_)
+                | Layout::Ints(_)
+                | Layout::Signal
+                | Layout::Image
+                | Layout::InputEvent
+                | Layout::Nil
+                | Layout::Bool
+                | Layout::Int
+                | Layout::Float
+                | Layout::String
+                | Layout::Rid
+                | Layout::Dictionary
+                | Layout::Array
+                | Layout::Pool(_)
+                | Layout::StringName
+                | Layout::Callable => self.any(h, visitor, false),
+            },
+            Marker::Variant | Marker::ObjectId | Marker::ArrayOf(_) => self.any(h, visitor, false),
+        };
+        result.map_err(|e| e.or_at(at))
+    }
+}
+
 /// Numbers asked for by type: an int or a float straight away, anything else
 /// through the general match (which gives the same answer, only slower).
 macro_rules! scalars {
@@ -799,59 +876,27 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         self.deserialize_seq(visitor)
     }
 
+    /// Inlined so that the marker lookup of a constant name folds away: a math type
+    /// goes straight to its floats.
+    #[inline]
     fn deserialize_tuple_struct<V: Visitor<'de>>(
         self,
         name: &'static str,
         _len: usize,
         visitor: V,
     ) -> Result<V::Value> {
-        let Some(marker) = Marker::lookup(name) else {
-            return self.deserialize_any(visitor);
-        };
-        let at = self.value_start();
-        let h = self.header()?;
-        let result = match marker {
-            Marker::TypedArray | Marker::TypedDictionary => {
-                let want = if marker == Marker::TypedArray {
-                    VariantType::Array
-                } else {
-                    VariantType::Dictionary
-                };
-                if h.ty != want {
-                    Err(self.invalid(h, want.name()))
-                } else {
-                    let types = self.container_types(h)?;
-                    visitor.visit_seq(access::TypedAccess::new(self, h, types))
-                }
+        match Marker::lookup(name) {
+            None => self.deserialize_any(visitor),
+            Some(Marker::Type(ty))
+                if matches!(
+                    ty.layout(),
+                    Layout::Reals(_) | Layout::F32s(_) | Layout::Ints(_)
+                ) =>
+            {
+                self.math(ty, visitor)
             }
-            Marker::Type(ty) if h.ty != ty => Err(self.invalid(h, ty.name())),
-            Marker::Type(ty) => match ty.layout() {
-                Layout::NodePath => {
-                    let path = access::read_node_path(self)?;
-                    visitor.visit_seq(access::NodePathAccess::new(path))
-                }
-                Layout::Object => self.object(h, visitor, true),
-                Layout::Reals(_)
-                | Layout::F32s(_)
-                | Layout::Ints(_)
-                | Layout::Signal
-                | Layout::Image
-                | Layout::InputEvent
-                | Layout::Nil
-                | Layout::Bool
-                | Layout::Int
-                | Layout::Float
-                | Layout::String
-                | Layout::Rid
-                | Layout::Dictionary
-                | Layout::Array
-                | Layout::Pool(_)
-                | Layout::StringName
-                | Layout::Callable => self.any(h, visitor, false),
-            },
-            Marker::Variant | Marker::ObjectId | Marker::ArrayOf(_) => self.any(h, visitor, false),
-        };
-        result.map_err(|e| e.or_at(at))
+            Some(marker) => self.marked_tuple(marker, visitor),
+        }
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
