@@ -413,7 +413,12 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// The bytes of `n` items of `size` bytes; at the end of the input, the error is
     /// where the first item that does not fit starts, as if read one by one.
     #[inline]
-    fn item_bytes(&mut self, n: usize, size: usize, what: &'static str) -> Result<Reference<'de, '_>> {
+    fn item_bytes(
+        &mut self,
+        n: usize,
+        size: usize,
+        what: &'static str,
+    ) -> Result<Reference<'de, '_>> {
         let at = self.read.pos();
         let len = n.checked_mul(size).ok_or_else(|| {
             Error::at(

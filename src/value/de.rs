@@ -156,7 +156,7 @@ impl<'de> Visitor<'de> for DictVisitor {
         // The hint is bounded by the input for slices; still cap what we reserve.
         let mut d = Dictionary::with_capacity(map.size_hint().unwrap_or(0).min(4096));
         while let Some((k, v)) = map.next_entry::<Variant, Variant>()? {
-            d.insert(k, v);
+            d.set(k, v);
         }
         Ok(d)
     }
