@@ -25,6 +25,16 @@ pub(crate) fn has_zero(w: u64) -> bool {
     w.wrapping_sub(0x0101_0101_0101_0101) & !w & HIGH != 0
 }
 
+/// The 1 to 3 bytes of `b` as the low bytes of a zero-padded word, from its first,
+/// middle and last byte (which overlap where `b` is shorter): no loop, no copy call.
+#[inline]
+pub(crate) fn tiny(b: &[u8]) -> u64 {
+    let len = b.len();
+    u64::from(b[0])
+        | u64::from(b[len / 2]) << (8 * (len / 2))
+        | u64::from(b[len - 1]) << (8 * (len - 1))
+}
+
 /// `b` as a string when it is 1 to 16 bytes of ASCII without NUL (most keys and
 /// names), tested two words at a time; `None` for anything else.
 ///
@@ -41,13 +51,9 @@ pub(crate) fn short_ascii(b: &[u8]) -> Option<&str> {
             let w = word(b, 0, 4) | word(b, len - 4, 4) << 32;
             (w, w)
         }
-        // The first, middle and last byte (overlapping where shorter), and bytes that
-        // are neither NUL nor high above them.
+        // Above the string's bytes, bytes that are neither NUL nor high.
         1..=3 => {
-            let w = u64::from(b[0])
-                | u64::from(b[len / 2]) << (8 * (len / 2))
-                | u64::from(b[len - 1]) << (8 * (len - 1))
-                | 0x7F7F_7F7F_7F7F_7F7F << (8 * len);
+            let w = tiny(b) | 0x7F7F_7F7F_7F7F_7F7F << (8 * len);
             (w, w)
         }
         _ => return None,
@@ -82,6 +88,9 @@ mod tests {
             u64::from(u32::from_le_bytes(*b"abcd"))
         );
         assert_eq!(le::<4>(b"ab"), [0; 4]);
+        assert_eq!(tiny(b"a"), 0x61);
+        assert_eq!(tiny(b"ab"), 0x6261);
+        assert_eq!(tiny(b"abc"), 0x63_6261);
     }
 
     #[test]

@@ -665,6 +665,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             Layout::Reals(n) if !self.wide(h) => (n, false),
             Layout::F32s(n) => (n, false),
             Layout::Ints(n) => (n, true),
+            // Double-precision reals (the caller sends only math layouts here).
             _ => return self.any(h, visitor, false).map_err(|e| e.or_at(h.at)),
         };
         let bytes = self.item_bytes(n, 4, "a math value")?;
@@ -722,6 +723,18 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         };
         result.map_err(|e| e.or_at(at))
     }
+
+    /// What a string is asked for: a String straight away, anything else as
+    /// `deserialize_seq` has it.
+    #[inline]
+    fn string<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        let h = self.header()?;
+        match h.ty {
+            VariantType::String => self.visit_str(visitor),
+            _ => self.any(h, visitor, true),
+        }
+        .map_err(|e| e.or_at(h.at))
+    }
 }
 
 /// Numbers asked for by type: an int or a float straight away, anything else
@@ -741,20 +754,6 @@ macro_rules! scalars {
             .map_err(|e| e.or_at(h.at))
         })*
     };
-}
-
-impl<'de, R: Read<'de>> Deserializer<R> {
-    /// What a string is asked for: a String straight away, anything else as
-    /// `deserialize_seq` has it.
-    #[inline]
-    fn string<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
-        let h = self.header()?;
-        match h.ty {
-            VariantType::String => self.visit_str(visitor),
-            _ => self.any(h, visitor, true),
-        }
-        .map_err(|e| e.or_at(h.at))
-    }
 }
 
 impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {

@@ -6,7 +6,7 @@ use serde::ser::{self, Impossible, Serialize};
 use super::{patch_count, put_u32, Serializer};
 use crate::error::{Error, ErrorKind, Result};
 use crate::table::PoolElem;
-use crate::words::{has_zero, word};
+use crate::words::{has_zero, tiny, word};
 
 /// Godot strings cannot hold NUL (the decoder stops there): refuse what the engine
 /// would silently cut.
@@ -60,16 +60,13 @@ pub(crate) fn put_tagged_str(out: &mut Vec<u8>, header: u32, s: &str) -> Result<
         return put_tagged_str_long(out, header, s);
     }
     if len < 4 {
-        // Keys like "id": the first, middle and last byte build the padded word (they
-        // overlap where the string is shorter), the rest of the test is as below.
-        let w = u32::from(b[0])
-            | u32::from(b[len / 2]) << (8 * (len / 2))
-            | u32::from(b[len - 1]) << (8 * (len - 1));
-        if has_zero(u64::from(w) | u64::MAX << (8 * len)) || w == 0xBF_BBEF {
+        // Keys like "id": one padded word, tested as below.
+        let w = tiny(b);
+        if has_zero(w | u64::MAX << (8 * len)) || w == 0xBF_BBEF {
             return put_tagged_str_long(out, header, s);
         }
         super::put_u64(out, header, len as u32);
-        super::put_u32(out, w);
+        super::put_u32(out, w as u32);
         return Ok(());
     }
     // Most dictionary keys and names: two overlapping fixed-size loads cover the bytes,
