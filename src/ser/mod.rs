@@ -14,8 +14,8 @@ use crate::table::Layout;
 
 pub(crate) use payload::check_godot_str;
 use payload::{
-    put_str, put_tagged_str, Capture, Elem, ElemSerializer, Fields, FieldsCompound, PoolSerializer,
-    Scalar, UniformCompound,
+    put_str, put_tagged_str, put_tagged_str_inline, Capture, Elem, ElemSerializer, Fields,
+    FieldsCompound, PoolSerializer, Scalar, UniformCompound,
 };
 
 /// Wire ids that are the same in every dialect (checked against the table in a test).
@@ -418,6 +418,8 @@ impl<'a, 'b> ser::Serializer for &'a mut Serializer<'b> {
         self.str_value(variant)
     }
 
+    // Always inlined, as `serialize_tuple_struct`: the marker name folds.
+    #[inline(always)]
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,
         name: &'static str,
@@ -750,8 +752,7 @@ impl Typed<'_, '_> {
                     put_u32(&mut info, id);
                 }
                 2 | 3 => {
-                    check_godot_str(&name)?;
-                    put_str(&mut info, &name);
+                    put_str(&mut info, &name)?;
                 }
                 k => {
                     return Err(<Error as ser::Error>::custom(format_args!(
@@ -871,7 +872,7 @@ impl ser::SerializeStruct for Compound<'_, '_> {
         value: &T,
     ) -> Result<()> {
         self.item()?;
-        self.ser.str_value(key)?;
+        put_tagged_str_inline(self.ser.out, STRING_ID, key)?;
         value.serialize(&mut *self.ser)
     }
     #[inline]

@@ -41,62 +41,96 @@ fn pad(out: &mut Vec<u8>, len: usize) {
     out.extend_from_slice(&[0u8; 3][..p]);
 }
 
-/// Length, UTF-8 bytes, zero padding. The caller has checked the string.
+/// Length, UTF-8 bytes, zero padding, after the NUL check.
 #[inline]
-pub(crate) fn put_str(out: &mut Vec<u8>, s: &str) {
-    let bom = bom_len(s);
-    let len = bom + s.len();
+pub(crate) fn put_str(out: &mut Vec<u8>, s: &str) -> Result<()> {
+    // The short path refuses a leading BOM: the length is the string's.
+    if put_short(out, (s.len() as u32).to_le_bytes(), s.as_bytes(), 0) {
+        return Ok(());
+    }
+    put_str_long(out, s)
+}
+
+#[cold]
+fn put_str_long(out: &mut Vec<u8>, s: &str) -> Result<()> {
+    check_godot_str(s)?;
+    let len = bom_len(s) + s.len();
     out.reserve(4 + len + 3);
     put_u32(out, len as u32);
-    put_str_body(out, bom, s);
+    put_str_body(out, s);
+    Ok(())
 }
 
 /// A String Variant: header, length, UTF-8 bytes, zero padding, after the NUL check.
 #[inline]
 pub(crate) fn put_tagged_str(out: &mut Vec<u8>, header: u32, s: &str) -> Result<()> {
-    let b = s.as_bytes();
-    let len = b.len();
-    if !(1..=16).contains(&len) {
-        return put_tagged_str_long(out, header, s);
-    }
-    if len < 4 {
-        // Keys like "id": one padded word, tested as below.
-        let w = tiny(b);
-        if has_zero(w | u64::MAX << (8 * len)) || w == 0xBF_BBEF {
-            return put_tagged_str_long(out, header, s);
-        }
-        super::put_u64(out, header, len as u32);
-        super::put_u32(out, w as u32);
+    put_tagged_str_inline(out, header, s)
+}
+
+/// [`put_tagged_str`] always inlined: struct field names are literals, and inlined
+/// into the caller's `Serialize` impl every test on their bytes folds away, leaving
+/// one constant store.
+#[inline(always)]
+pub(crate) fn put_tagged_str_inline(out: &mut Vec<u8>, header: u32, s: &str) -> Result<()> {
+    let mut head = [0u8; 8];
+    head[..4].copy_from_slice(&header.to_le_bytes());
+    head[4..].copy_from_slice(&(s.len() as u32).to_le_bytes());
+    if put_short(out, head, s.as_bytes(), 0) {
         return Ok(());
     }
-    // Most dictionary keys and names: two overlapping fixed-size loads cover the bytes,
-    // and one fixed-size store writes the whole item, padding included (cut to size
-    // after), instead of calls to memchr and memcpy.
-    // Constant sizes in each branch: fixed-size loads, not copies.
-    let (lo, hi, split) = if len >= 8 {
-        (word(b, 0, 8), word(b, len - 8, 8), 8)
-    } else {
-        (word(b, 0, 4), word(b, len - 4, 4), 4)
-    };
-    // Only the low `split` bytes of each word are string bytes.
-    let nul = if split == 8 {
-        has_zero(lo) || has_zero(hi)
-    } else {
-        has_zero(lo | hi << 32)
-    };
-    if nul || lo & 0xFF_FFFF == 0xBF_BBEF {
-        // NUL (an error) or a leading BOM (one more is written): the general path.
-        return put_tagged_str_long(out, header, s);
-    }
+    put_tagged_str_long(out, header, s)
+}
+
+/// Writes `head` (the words before the string), then `b` and `nul` terminating NULs
+/// (0 or 1), zero padded to a word, when `b` is 1 to 16 bytes without NUL or a leading
+/// BOM: most keys, names and tags. Anything else writes nothing and returns `false`.
+///
+/// Two overlapping fixed-size loads cover the bytes and one fixed-size store writes
+/// the whole item, padding included (cut to size after), instead of calls to memchr
+/// and memcpy. Constant sizes in each branch: fixed-size loads, not copies.
+#[inline(always)]
+fn put_short<const H: usize>(out: &mut Vec<u8>, head: [u8; H], b: &[u8], nul: usize) -> bool {
+    let len = b.len();
     let mut buf = [0u8; 24];
-    buf[..4].copy_from_slice(&header.to_le_bytes());
-    buf[4..8].copy_from_slice(&(len as u32).to_le_bytes());
-    buf[8..8 + split].copy_from_slice(&lo.to_le_bytes()[..split]);
-    buf[8 + len - split..8 + len].copy_from_slice(&hi.to_le_bytes()[..split]);
-    let end = out.len() + 8 + ((len + 3) & !3);
+    buf[..H].copy_from_slice(&head);
+    let lo = match len {
+        8..=16 => {
+            let (lo, hi) = (word(b, 0, 8), word(b, len - 8, 8));
+            if has_zero(lo) || has_zero(hi) {
+                return false;
+            }
+            buf[H..H + 8].copy_from_slice(&lo.to_le_bytes());
+            buf[H + len - 8..H + len].copy_from_slice(&hi.to_le_bytes());
+            lo
+        }
+        4..=7 => {
+            let (lo, hi) = (word(b, 0, 4), word(b, len - 4, 4));
+            if has_zero(lo | hi << 32) {
+                return false;
+            }
+            buf[H..H + 4].copy_from_slice(&(lo as u32).to_le_bytes());
+            buf[H + len - 4..H + len].copy_from_slice(&(hi as u32).to_le_bytes());
+            lo
+        }
+        // Keys like "id": one word, zeros above the bytes.
+        1..=3 => {
+            let w = tiny(b);
+            if has_zero(w | u64::MAX << (8 * len)) {
+                return false;
+            }
+            buf[H..H + 4].copy_from_slice(&(w as u32).to_le_bytes());
+            w
+        }
+        _ => return false,
+    };
+    if lo & 0xFF_FFFF == 0xBF_BBEF {
+        // A leading BOM: one more is written, on the general path.
+        return false;
+    }
+    let end = out.len() + H + ((len + nul + 3) & !3);
     out.extend_from_slice(&buf);
     out.truncate(end);
-    Ok(())
+    true
 }
 
 // Cold: out of line, so that the short path stays small enough to inline (the
@@ -104,19 +138,18 @@ pub(crate) fn put_tagged_str(out: &mut Vec<u8>, header: u32, s: &str) -> Result<
 #[cold]
 fn put_tagged_str_long(out: &mut Vec<u8>, header: u32, s: &str) -> Result<()> {
     check_godot_str(s)?;
-    let bom = bom_len(s);
-    let len = bom + s.len();
+    let len = bom_len(s) + s.len();
     out.reserve(8 + len + 3);
     super::put_u64(out, header, len as u32);
-    put_str_body(out, bom, s);
+    put_str_body(out, s);
     Ok(())
 }
 
+/// The string with a BOM in front when it starts with one, then zero padding.
 #[inline]
-fn put_str_body(out: &mut Vec<u8>, bom: usize, s: &str) {
-    if bom != 0 {
-        out.extend_from_slice(BOM);
-    }
+fn put_str_body(out: &mut Vec<u8>, s: &str) {
+    let bom = bom_len(s);
+    out.extend_from_slice(&BOM[..bom]);
     out.extend_from_slice(s.as_bytes());
     pad(out, bom + s.len());
 }
@@ -132,13 +165,24 @@ pub(crate) fn put_bytes(out: &mut Vec<u8>, v: &[u8]) -> Result<()> {
 }
 
 /// A PoolStringArray element: length with the NUL, bytes, NUL, zero padding.
-fn put_pool_str(out: &mut Vec<u8>, s: &str) {
+#[inline]
+fn put_pool_str(out: &mut Vec<u8>, s: &str) -> Result<()> {
+    if put_short(out, (s.len() as u32 + 1).to_le_bytes(), s.as_bytes(), 1) {
+        return Ok(());
+    }
+    put_pool_str_long(out, s)
+}
+
+#[cold]
+fn put_pool_str_long(out: &mut Vec<u8>, s: &str) -> Result<()> {
+    check_godot_str(s)?;
     let bom = bom_len(s);
     put_u32(out, (bom + s.len()) as u32 + 1);
     out.extend_from_slice(&BOM[..bom]);
     out.extend_from_slice(s.as_bytes());
     out.push(0);
     pad(out, bom + s.len() + 1);
+    Ok(())
 }
 
 fn wrong(expected: &'static str, found: &str) -> Error {
@@ -450,11 +494,8 @@ impl<'a> ser::Serializer for ElemSerializer<'a> {
         match self.elem {
             Elem::Str => put_str(self.out, v),
             Elem::PoolStr => put_pool_str(self.out, v),
-            e => return Err(wrong(e.name(), "a string")),
+            e => Err(wrong(e.name(), "a string")),
         }
-        // Checked after the write so the common path scans once; the caller drops
-        // the output on error.
-        check_godot_str(v)
     }
     fn serialize_bytes(self, v: &[u8]) -> Result<()> {
         match self.elem {
