@@ -1,8 +1,10 @@
 #![doc = include_str!("../README.md")]
-// One `unsafe` block, in `words::short_ascii`, with its reason and test there.
+// `unsafe` in two places, each with its reason, invariant and test beside it:
+// `words::short_ascii` and the casts of `cast`.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+mod cast;
 #[cfg(feature = "tokio")]
 pub mod codec;
 mod config;

@@ -38,7 +38,7 @@ pub(crate) fn tiny(b: &[u8]) -> u64 {
 /// `b` as a string when it is 1 to 16 bytes of ASCII without NUL (most keys and
 /// names), tested two words at a time; `None` for anything else.
 ///
-/// The crate's one `unsafe` block: `str::from_utf8` repeats a validation these two
+/// An `unsafe` block (the other is in `cast`): `str::from_utf8` repeats a validation these two
 /// word tests already did, and cost a tenth of a typed decode (measured with
 /// `benches/world.rs`).
 #[inline]

@@ -6,12 +6,13 @@
 #[path = "common/peak.rs"]
 mod peak;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::io::{self, Write};
 
 use godot_bin::{
-    from_reader, from_slice, to_vec, to_vec_into, to_writer, Config, Dialect, ErrorKind,
-    PoolRealArray, PoolStringArray, PoolVector3Array, StringName, Vector3,
+    from_reader, from_slice, to_vec, to_vec_into, to_writer, Color, Config, Dialect, ErrorKind,
+    PoolRealArray, PoolStringArray, PoolVector3Array, Precision, StringName, Vector2, Vector3,
+    Vector4,
 };
 use peak::peak;
 use quickcheck::QuickCheck;
@@ -326,4 +327,72 @@ fn pools_read_in_one_piece_match_element_by_element() {
     assert_eq!(err.offset(), Some(4));
     let err = from_reader::<_, PoolVector3Array>(&vectors[..vectors.len() - 5]).unwrap_err();
     assert!(matches!(err.kind(), ErrorKind::Eof(_)), "{err}");
+}
+
+/// A `Vec` field of a `pool::*` module goes in one piece (as bytes); any other sequence
+/// element by element. Both must give the same bytes in every dialect and precision,
+/// read back into either, and other formats must still see a plain sequence.
+macro_rules! one_piece_matches_elements {
+    ($($test:ident: $module:literal, $elem:ty, $make:expr, [$($cfg:expr),*];)*) => {$(
+        #[test]
+        fn $test() {
+            #[derive(Serialize, Deserialize, PartialEq, Debug)]
+            struct Whole(#[serde(with = $module)] Vec<$elem>);
+            #[derive(Serialize, Deserialize, PartialEq, Debug)]
+            struct Parts(#[serde(with = $module)] VecDeque<$elem>);
+            let make: fn(i32) -> $elem = $make;
+            let elems: Vec<$elem> = (-40..60).map(make).collect();
+            for cfg in [$($cfg),*] {
+                let whole = cfg.to_vec(&Whole(elems.clone())).unwrap();
+                let parts = cfg.to_vec(&Parts(elems.iter().copied().collect())).unwrap();
+                assert_eq!(whole, parts, "{cfg:?}");
+                assert_eq!(cfg.from_slice::<Whole>(&whole).unwrap().0, elems, "{cfg:?}");
+                assert!(cfg.from_slice::<Parts>(&whole).unwrap().0.iter().eq(&elems));
+                let empty = cfg.to_vec(&Whole(Vec::new())).unwrap();
+                assert_eq!(empty, cfg.to_vec(&Parts(VecDeque::new())).unwrap());
+                assert_eq!(cfg.from_slice::<Whole>(&empty).unwrap().0, Vec::<$elem>::new());
+            }
+            let json = serde_json::to_string(&Whole(elems.clone())).unwrap();
+            assert_eq!(json, serde_json::to_string(&elems).unwrap());
+            assert_eq!(serde_json::from_str::<Whole>(&json).unwrap().0, elems);
+            let bin = bincode::serialize(&Whole(elems.clone())).unwrap();
+            assert_eq!(bin, bincode::serialize(&elems).unwrap());
+        }
+    )*};
+}
+
+fn g3() -> Config {
+    Config::new()
+}
+fn g4() -> Config {
+    Config::new().dialect(Dialect::Godot4)
+}
+fn g4_double() -> Config {
+    g4().precision(Precision::Double)
+}
+
+one_piece_matches_elements! {
+    int_pools_match: "godot_bin::pool::int", i32, |i| i * 1_000_003, [g3(), g4()];
+    real_pools_match: "godot_bin::pool::real", f32, |i| i as f32 / 7.0, [g3(), g4(), g4_double()];
+    int64_pools_match: "godot_bin::pool::int64", i64, |i| i64::from(i) << 40, [g4()];
+    float64_pools_match: "godot_bin::pool::float64", f64, |i| f64::from(i) / 7.0, [g4()];
+    vector2_pools_match: "godot_bin::pool::vector2", Vector2, |i| Vector2::new(i as f32, 0.5), [g3(), g4(), g4_double()];
+    vector3_pools_match: "godot_bin::pool::vector3", Vector3, |i| Vector3::new(i as f32, -0.0, 1e30), [g3(), g4(), g4_double()];
+    color_pools_match: "godot_bin::pool::color", Color, |i| Color::new(i as f32, 0.25, 0.5, 1.0), [g3(), g4(), g4_double()];
+    vector4_pools_match: "godot_bin::pool::vector4", Vector4, |i| Vector4::new(i as f32, 1.0, 2.0, f32::MIN_POSITIVE), [g4(), g4_double()];
+}
+
+#[test]
+fn bytes_for_a_pool_of_numbers_are_its_elements() {
+    #[derive(Serialize)]
+    struct Raw(#[serde(serialize_with = "godot_bin::pool::real::serialize")] serde_bytes::ByteBuf);
+    let floats = [1.5f32, -2.0];
+    let bytes: Vec<u8> = floats.iter().flat_map(|f| f.to_le_bytes()).collect();
+    assert_eq!(
+        to_vec(&Raw(serde_bytes::ByteBuf::from(bytes))).unwrap(),
+        to_vec(&PoolRealArray(floats.to_vec())).unwrap()
+    );
+    let err = to_vec(&Raw(serde_bytes::ByteBuf::from(vec![0u8; 7]))).unwrap_err();
+    assert!(matches!(err.kind(), ErrorKind::Message(_)), "{err}");
+    assert!(err.to_string().contains("whole elements"), "{err}");
 }

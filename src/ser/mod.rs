@@ -12,7 +12,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::marker::Marker;
 use crate::table::Layout;
 
-pub(crate) use payload::check_godot_str;
+pub(crate) use payload::{check_godot_str, is_pool_serializer};
 use payload::{
     put_str, put_tagged_str, put_tagged_str_inline, Capture, Elem, ElemSerializer, Fields,
     FieldsCompound, PoolSerializer, Scalar, UniformCompound,

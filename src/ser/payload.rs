@@ -6,7 +6,7 @@ use serde::ser::{self, Impossible, Serialize};
 use super::{patch_count, put_u32, Serializer};
 use crate::error::{Error, ErrorKind, Result};
 use crate::table::PoolElem;
-use crate::words::{has_zero, tiny, word};
+use crate::words::{has_zero, le, tiny, word};
 
 /// Godot strings cannot hold NUL (the decoder stops there): refuse what the engine
 /// would silently cut.
@@ -734,6 +734,13 @@ impl<'a> PoolSerializer<'a> {
     }
 }
 
+/// Whether `S` is the serializer of a pool array's elements (which takes numbers and
+/// vectors in one piece as bytes).
+#[inline]
+pub(crate) fn is_pool_serializer<S: ?Sized>() -> bool {
+    typeid::of::<S>() == typeid::of::<PoolSerializer<'static>>()
+}
+
 /// The elements of a pool array being written.
 pub(crate) struct PoolSeq<'a> {
     out: &'a mut Vec<u8>,
@@ -815,11 +822,33 @@ impl<'a> ser::Serializer for PoolSerializer<'a> {
         serialize_unit_struct(n: &'static str),
         serialize_unit_variant(n: &'static str, i: u32, v: &'static str));
 
+    /// A PoolByteArray's bytes, or the little-endian elements of a pool array of
+    /// numbers or math values in one piece (what `pool::*` hands over).
     fn serialize_bytes(self, v: &[u8]) -> Result<()> {
-        if self.elem != PoolElem::Byte {
+        if self.elem == PoolElem::Byte {
+            return put_bytes(self.out, v);
+        }
+        if !self.elem.is_fixed() {
             return Err(self.bad("bytes"));
         }
-        put_bytes(self.out, v)
+        let size = self.elem.min_size(false);
+        if v.len() % size != 0 {
+            return Err(self.bad("bytes that are not whole elements"));
+        }
+        let at = self.out.len();
+        put_u32(self.out, 0);
+        patch_count(self.out, at, v.len() / size)?;
+        if self.wide && matches!(self.elem, PoolElem::Math(_)) {
+            // Vectors of a double-precision build: every float as a double.
+            self.out.reserve(2 * v.len());
+            for c in v.chunks_exact(4) {
+                let f = f32::from_le_bytes(le(c));
+                self.out.extend_from_slice(&f64::from(f).to_le_bytes());
+            }
+        } else {
+            self.out.extend_from_slice(v);
+        }
+        Ok(())
     }
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,

@@ -161,7 +161,9 @@ impl<'de> Deserialize<'de> for Rect2i {
 }
 
 /// `Vector4(x, y, z, w)` (Godot 4).
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, bytemuck::NoUninit)]
+// C layout: a slice of them is the floats of a pool array, in order.
+#[repr(C)]
 pub struct Vector4 {
     /// x.
     pub x: f32,

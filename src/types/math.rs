@@ -97,7 +97,9 @@ macro_rules! math_type {
 pub(crate) use math_type;
 
 /// `Vector2(x, y)`.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, bytemuck::NoUninit)]
+// C layout: a slice of them is the floats of a pool array, in order.
+#[repr(C)]
 pub struct Vector2 {
     /// x.
     pub x: f32,
@@ -106,7 +108,9 @@ pub struct Vector2 {
 }
 
 /// `Vector3(x, y, z)`.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, bytemuck::NoUninit)]
+// C layout: a slice of them is the floats of a pool array, in order.
+#[repr(C)]
 pub struct Vector3 {
     /// x.
     pub x: f32,
@@ -190,7 +194,9 @@ pub struct Transform {
 }
 
 /// `Color(r, g, b, a)`, components usually in 0..1.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, bytemuck::NoUninit)]
+// C layout: a slice of them is the floats of a pool array, in order.
+#[repr(C)]
 pub struct Color {
     /// Red.
     pub r: f32,

@@ -35,7 +35,7 @@ use crate::words::le;
 /// A pool array element of fixed size. Our deserializer hands the visitors of pool
 /// markers a whole array of these as its little-endian bytes (`visit_bytes`), which
 /// the pool newtypes convert in one pass.
-pub(crate) trait Fixed: Sized {
+pub(crate) trait Fixed: Sized + Serialize + bytemuck::NoUninit + 'static {
     /// The wire form of one element.
     const ELEM: PoolElem;
     /// The elements of `bytes`, whose length is a multiple of the element size.
@@ -133,6 +133,42 @@ fn checked<E: Fixed, Err: de::Error>(bytes: &[u8]) -> Result<&[u8], Err> {
     Ok(bytes)
 }
 
+/// A pool array's elements: our serializer takes them in one piece, as their bytes
+/// (the wire form, on a little-endian machine); any other serializer as a sequence.
+struct Packed<'a, E>(&'a [E]);
+
+impl<E: Fixed> Serialize for Packed<'_, E> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if cfg!(target_endian = "little") && crate::ser::is_pool_serializer::<S>() {
+            s.serialize_bytes(bytemuck::cast_slice(self.0))
+        } else {
+            s.collect_seq(self.0)
+        }
+    }
+}
+
+/// Writes any sequence `v` as the pool array behind `marker`: a `Vec` of the elements
+/// in one piece, anything else element by element.
+fn serialize_fixed<E: Fixed, T: ?Sized + Serialize, S: Serializer>(
+    marker: &'static str,
+    v: &T,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match crate::cast::as_plain::<T, Vec<E>>(v) {
+        Some(v) => s.serialize_newtype_struct(marker, &Packed(v)),
+        None => s.serialize_newtype_struct(marker, v),
+    }
+}
+
+/// Writes any sequence of strings `v` as the pool array behind `marker`.
+fn serialize_strings<T: ?Sized + Serialize, S: Serializer>(
+    marker: &'static str,
+    v: &T,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    s.serialize_newtype_struct(marker, v)
+}
+
 /// Passes a pool array's elements (of type `E`) to `T`'s own `Deserialize`.
 struct Pass<T, E>(PhantomData<(T, E)>);
 
@@ -148,7 +184,11 @@ impl<'de, T: Deserialize<'de>, E: Fixed> Visitor<'de> for Pass<T, E> {
     }
 
     fn visit_bytes<Err: de::Error>(self, bytes: &[u8]) -> Result<T, Err> {
-        let chunks = checked::<E, Err>(bytes)?.chunks_exact(E::ELEM.min_size(false));
+        let bytes = checked::<E, Err>(bytes)?;
+        if let Some(v) = crate::cast::make_plain::<T, Vec<E>>(|| E::read_all(bytes)) {
+            return Ok(v);
+        }
+        let chunks = bytes.chunks_exact(E::ELEM.min_size(false));
         T::deserialize(SeqAccessDeserializer::new(Elems::<E, Err> {
             chunks,
             _e: PhantomData,
@@ -216,9 +256,26 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for PassStrings<T> {
 
 macro_rules! pool_module {
     ($module:ident, $godot:ident, $elem:ty, $doc:literal) => {
-        pool_module!($module, $godot, $elem, $doc, Pass::<T, $elem>);
+        pool_module!(
+            $module,
+            $godot,
+            $elem,
+            $doc,
+            Pass::<T, $elem>,
+            serialize_fixed::<$elem, T, S>
+        );
     };
     ($module:ident, $godot:ident, $elem:ty, $doc:literal, $visitor:ty) => {
+        pool_module!(
+            $module,
+            $godot,
+            $elem,
+            $doc,
+            $visitor,
+            serialize_strings::<T, S>
+        );
+    };
+    ($module:ident, $godot:ident, $elem:ty, $doc:literal, $visitor:ty, $write:expr) => {
         // $elem documents the element type at the call site.
         #[doc = $doc]
         pub mod $module {
@@ -231,7 +288,7 @@ macro_rules! pool_module {
                 v: &T,
                 s: S,
             ) -> Result<S::Ok, S::Error> {
-                s.serialize_newtype_struct(MARKER, v)
+                $write(MARKER, v, s)
             }
 
             /// Reads this pool array (or an Array of the same elements) into any sequence type.
