@@ -848,6 +848,8 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         self.deserialize_unit(visitor)
     }
 
+    /// Always inlined, as `serialize_newtype_struct`: the marker name folds.
+    #[inline(always)]
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
         name: &'static str,
