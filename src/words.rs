@@ -35,8 +35,8 @@ pub(crate) fn tiny(b: &[u8]) -> u64 {
         | u64::from(b[len - 1]) << (8 * (len - 1))
 }
 
-/// `b` as a string when it is 1 to 16 bytes of ASCII without NUL (most keys and
-/// names), tested two words at a time; `None` for anything else.
+/// `b` as a string when it is 1 to 32 bytes of ASCII without NUL (most keys and
+/// names), tested a word at a time; `None` for anything else.
 ///
 /// An `unsafe` block (the other is in `cast`): `str::from_utf8` repeats a validation these two
 /// word tests already did, and cost a tenth of a typed decode (measured with
@@ -45,6 +45,15 @@ pub(crate) fn tiny(b: &[u8]) -> u64 {
 pub(crate) fn short_ascii(b: &[u8]) -> Option<&str> {
     let len = b.len();
     let (lo, hi) = match len {
+        // Longer keys ("is_filtering_craftable"): four words, the first and the last
+        // 16 bytes, which overlap.
+        17..=32 => {
+            let (a, z) = (word(b, 8, 8), word(b, len - 16, 8));
+            if (a | z) & HIGH != 0 || has_zero(a) || has_zero(z) {
+                return None;
+            }
+            (word(b, 0, 8), word(b, len - 8, 8))
+        }
         8..=16 => (word(b, 0, 8), word(b, len - 8, 8)),
         // Two overlapping 4-byte halves in one word.
         4..=7 => {
@@ -61,9 +70,10 @@ pub(crate) fn short_ascii(b: &[u8]) -> Option<&str> {
     if (lo | hi) & HIGH != 0 || has_zero(lo) || has_zero(hi) {
         return None;
     }
-    // SAFETY: `lo` and `hi` together hold every byte of `b` (the first and the last
-    // `min(len, 8)` bytes, which overlap for `len` <= 16; for 1 to 3 bytes, each of
-    // them), and none has its high bit set: `b` is ASCII, hence UTF-8.
+    // SAFETY: the words tested hold every byte of `b` (for 17 to 32 bytes, the first
+    // and the last 16, which overlap; for 4 to 16, the first and the last
+    // `min(len, 8)`, which overlap; for 1 to 3 bytes, each of them), and none has its
+    // high bit set: `b` is ASCII, hence UTF-8.
     #[allow(unsafe_code)]
     Some(unsafe { std::str::from_utf8_unchecked(b) })
 }
@@ -95,9 +105,9 @@ mod tests {
 
     #[test]
     fn short_ascii_takes_exactly_the_short_ascii_strings() {
-        for len in 0..=24 {
+        for len in 0..=40 {
             let s: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
-            let short = (1..=16).contains(&len);
+            let short = (1..=32).contains(&len);
             assert_eq!(
                 short_ascii(&s),
                 short.then(|| std::str::from_utf8(&s).unwrap())

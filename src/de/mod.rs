@@ -645,6 +645,13 @@ fn godot_utf8(b: &[u8], at: usize) -> Result<&str> {
 }
 
 fn godot_utf8_general(b: &[u8], at: usize) -> Result<&str> {
+    // Longer strings: std's UTF-8 check and a memchr for NUL are both vectorised; only
+    // a string with a NUL in it (the engine cuts it there) needs the byte scan below.
+    if let Ok(s) = std::str::from_utf8(b) {
+        if !b.contains(&0) {
+            return Ok(s.strip_prefix('\u{feff}').unwrap_or(s));
+        }
+    }
     let b = match b.iter().position(|&c| c == 0) {
         Some(end) => &b[..end],
         None => b,
