@@ -14,8 +14,8 @@ use crate::table::Layout;
 
 pub(crate) use payload::{check_godot_str, is_pool_serializer};
 use payload::{
-    put_str, put_tagged_str, put_tagged_str_inline, Capture, Elem, ElemSerializer, Fields,
-    FieldsCompound, PoolSerializer, Scalar, UniformCompound,
+    put_str, put_tagged_str, Capture, Elem, ElemSerializer, Fields, FieldsCompound, PoolSerializer,
+    Scalar, UniformCompound,
 };
 
 /// Wire ids that are the same in every dialect (checked against the table in a test).
@@ -872,7 +872,7 @@ impl ser::SerializeStruct for Compound<'_, '_> {
         value: &T,
     ) -> Result<()> {
         self.item()?;
-        put_tagged_str_inline(self.ser.out, STRING_ID, key)?;
+        self.ser.str_value(key)?;
         value.serialize(&mut *self.ser)
     }
     #[inline]

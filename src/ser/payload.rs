@@ -64,21 +64,49 @@ fn put_str_long(out: &mut Vec<u8>, s: &str) -> Result<()> {
 /// A String Variant: header, length, UTF-8 bytes, zero padding, after the NUL check.
 #[inline]
 pub(crate) fn put_tagged_str(out: &mut Vec<u8>, header: u32, s: &str) -> Result<()> {
-    put_tagged_str_inline(out, header, s)
-}
-
-/// [`put_tagged_str`] always inlined: struct field names are literals, and inlined
-/// into the caller's `Serialize` impl every test on their bytes folds away, leaving
-/// one constant store.
-#[inline(always)]
-pub(crate) fn put_tagged_str_inline(out: &mut Vec<u8>, header: u32, s: &str) -> Result<()> {
-    let mut head = [0u8; 8];
-    head[..4].copy_from_slice(&header.to_le_bytes());
-    head[4..].copy_from_slice(&(s.len() as u32).to_le_bytes());
-    if put_short(out, head, s.as_bytes(), 0) {
+    let b = s.as_bytes();
+    let len = b.len();
+    if !(1..=16).contains(&len) {
+        return put_tagged_str_long(out, header, s);
+    }
+    if len < 4 {
+        // Keys like "id": one padded word, tested as below.
+        let w = tiny(b);
+        if has_zero(w | u64::MAX << (8 * len)) || w == 0xBF_BBEF {
+            return put_tagged_str_long(out, header, s);
+        }
+        super::put_u64(out, header, len as u32);
+        super::put_u32(out, w as u32);
         return Ok(());
     }
-    put_tagged_str_long(out, header, s)
+    // Most dictionary keys and names: two overlapping fixed-size loads cover the bytes,
+    // and one fixed-size store writes the whole item, padding included (cut to size
+    // after), instead of calls to memchr and memcpy.
+    // Constant sizes in each branch: fixed-size loads, not copies.
+    let (lo, hi, split) = if len >= 8 {
+        (word(b, 0, 8), word(b, len - 8, 8), 8)
+    } else {
+        (word(b, 0, 4), word(b, len - 4, 4), 4)
+    };
+    // Only the low `split` bytes of each word are string bytes.
+    let nul = if split == 8 {
+        has_zero(lo) || has_zero(hi)
+    } else {
+        has_zero(lo | hi << 32)
+    };
+    if nul || lo & 0xFF_FFFF == 0xBF_BBEF {
+        // NUL (an error) or a leading BOM (one more is written): the general path.
+        return put_tagged_str_long(out, header, s);
+    }
+    let mut buf = [0u8; 24];
+    buf[..4].copy_from_slice(&header.to_le_bytes());
+    buf[4..8].copy_from_slice(&(len as u32).to_le_bytes());
+    buf[8..8 + split].copy_from_slice(&lo.to_le_bytes()[..split]);
+    buf[8 + len - split..8 + len].copy_from_slice(&hi.to_le_bytes()[..split]);
+    let end = out.len() + 8 + ((len + 3) & !3);
+    out.extend_from_slice(&buf);
+    out.truncate(end);
+    Ok(())
 }
 
 /// Writes `head` (the words before the string), then `b` and `nul` terminating NULs
