@@ -38,9 +38,9 @@ pub(crate) fn tiny(b: &[u8]) -> u64 {
 /// `b` as a string when it is 1 to 32 bytes of ASCII without NUL (most keys and
 /// names), tested a word at a time; `None` for anything else.
 ///
-/// An `unsafe` block (the other is in `cast`): `str::from_utf8` repeats a validation these two
-/// word tests already did, and cost a tenth of a typed decode (measured with
-/// `benches/world.rs`).
+/// One of the crate's two places with `unsafe` (the other is `cast`): `str::from_utf8`
+/// would repeat a validation these word tests already did, and cost a tenth of a typed
+/// decode (measured with `benches/world.rs`).
 #[inline]
 pub(crate) fn short_ascii(b: &[u8]) -> Option<&str> {
     let len = b.len();
