@@ -396,3 +396,65 @@ fn bytes_for_a_pool_of_numbers_are_its_elements() {
     assert!(matches!(err.kind(), ErrorKind::Message(_)), "{err}");
     assert!(err.to_string().contains("whole elements"), "{err}");
 }
+
+/// `n` floats as a tuple struct behind a math type's reserved name: the field-by-field
+/// path, which any `Serialize` impl that forwards tuple structs still takes.
+struct Fields(&'static str, Vec<f32>);
+
+impl Serialize for Fields {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeTupleStruct;
+        let mut t = s.serialize_tuple_struct(self.0, self.1.len())?;
+        for f in &self.1 {
+            t.serialize_field(f)?;
+        }
+        t.end()
+    }
+}
+
+/// Our math types go to our serializer in one piece; the bytes must be those of the
+/// same floats field by field, in every dialect and precision that has the type.
+macro_rules! math_in_one_piece {
+    ($($ty:ident: $name:literal, $n:literal, [$($cfg:expr),*];)*) => {
+        #[test]
+        fn math_values_in_one_piece_match_field_by_field() {
+            fn check(floats: Vec<f32>) -> bool {
+                $(for cfg in [$($cfg),*] {
+                    let fields = Fields(
+                        concat!("$godot_bin::private::", $name),
+                        floats.iter().copied().chain(std::iter::repeat(0.25)).take($n).collect(),
+                    );
+                    let parts = cfg.to_vec(&fields).unwrap();
+                    let value: godot_bin::$ty = cfg.from_slice(&parts).unwrap();
+                    let whole = cfg.to_vec(&value).unwrap();
+                    if whole != parts {
+                        eprintln!("{} {cfg:?}: {whole:?} != {parts:?}", $name);
+                        return false;
+                    }
+                })*
+                true
+            }
+            // Bit patterns, not only nice numbers: NaN payloads and -0.0 go through.
+            let bits = |v: Vec<u32>| check(v.into_iter().map(f32::from_bits).collect());
+            assert!(check(vec![1.0, -0.0, 0.5, f32::MAX, f32::MIN_POSITIVE]));
+            QuickCheck::new()
+                .tests(300)
+                .quickcheck(bits as fn(Vec<u32>) -> bool);
+        }
+    };
+}
+
+math_in_one_piece! {
+    Vector2: "Vector2", 2, [g3(), g4(), g4_double()];
+    Vector3: "Vector3", 3, [g3(), g4(), g4_double()];
+    Rect2: "Rect2", 4, [g3(), g4(), g4_double()];
+    Transform2D: "Transform2D", 6, [g3(), g4(), g4_double()];
+    Plane: "Plane", 4, [g3(), g4(), g4_double()];
+    Quat: "Quat", 4, [g3(), g4(), g4_double()];
+    Aabb: "AABB", 6, [g3(), g4(), g4_double()];
+    Basis: "Basis", 9, [g3(), g4(), g4_double()];
+    Transform: "Transform", 12, [g3(), g4(), g4_double()];
+    Color: "Color", 4, [g3(), g4(), g4_double()];
+    Vector4: "Vector4", 4, [g4(), g4_double()];
+    Projection: "Projection", 16, [g4(), g4_double()];
+}

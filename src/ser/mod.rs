@@ -12,7 +12,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::marker::Marker;
 use crate::table::Layout;
 
-pub(crate) use payload::{check_godot_str, is_pool_serializer};
+pub(crate) use payload::{check_godot_str, is_pool_serializer, is_serializer};
 use payload::{
     put_str, put_tagged_str, Capture, Elem, ElemSerializer, Fields, FieldsCompound, PoolSerializer,
     Scalar, UniformCompound,
@@ -426,6 +426,12 @@ impl<'a, 'b> ser::Serializer for &'a mut Serializer<'b> {
         value: &T,
     ) -> Result<()> {
         match Marker::lookup(name) {
+            // Math values in one piece (see `types::math::ser_floats`): the hot path.
+            Some(Marker::Type(ty)) => match ty.layout() {
+                Layout::Reals(n) => self.math(ty, n, true, value),
+                Layout::F32s(n) => self.math(ty, n, false, value),
+                _ => self.marked_newtype(Marker::Type(ty), value),
+            },
             Some(marker) => self.marked_newtype(marker, value),
             None => value.serialize(self),
         }
@@ -608,6 +614,25 @@ impl<'b> Serializer<'b> {
             | Layout::Image
             | Layout::InputEvent => value.serialize(self),
         }
+    }
+
+    /// A math value of `n` floats given as their bytes: reals when `reals` (64-bit
+    /// in a double-precision engine), else always 32-bit.
+    #[inline(always)]
+    fn math<T: ?Sized + Serialize>(
+        &mut self,
+        ty: VariantType,
+        n: usize,
+        reals: bool,
+        value: &T,
+    ) -> Result<()> {
+        let wide = if reals {
+            self.real_header(ty)?
+        } else {
+            self.header(ty, 0)?;
+            false
+        };
+        value.serialize(ElemSerializer::new(self.out, Elem::Reals(n, wide)))
     }
 
     /// The `n` fields of one kind of a math type or integer vector, after its header.

@@ -491,9 +491,22 @@ impl<'a> ser::Serializer for ElemSerializer<'a> {
             e => Err(wrong(e.name(), "a string")),
         }
     }
+    #[inline(always)]
     fn serialize_bytes(self, v: &[u8]) -> Result<()> {
         match self.elem {
             Elem::Bytes => put_bytes(self.out, v),
+            // A math value's floats in one piece (little-endian `f32`s).
+            Elem::Reals(n, wide) if v.len() == 4 * n => {
+                if wide {
+                    for f in v.chunks_exact(4) {
+                        let f = f32::from_le_bytes([f[0], f[1], f[2], f[3]]);
+                        self.out.extend_from_slice(&f64::from(f).to_le_bytes());
+                    }
+                } else {
+                    self.out.extend_from_slice(v);
+                }
+                Ok(())
+            }
             e => Err(wrong(e.name(), "bytes")),
         }
     }
@@ -726,6 +739,13 @@ impl<'a> PoolSerializer<'a> {
     fn bad(&self, found: &str) -> Error {
         wrong("a sequence of pool array elements", found)
     }
+}
+
+/// Whether `S` is our serializer of whole values (`&mut Serializer`), which takes a
+/// math value's floats in one piece as bytes.
+#[inline]
+pub(crate) fn is_serializer<S: ?Sized>() -> bool {
+    typeid::of::<S>() == typeid::of::<&mut super::Serializer<'static>>()
 }
 
 /// Whether `S` is the serializer of a pool array's elements (which takes numbers and

@@ -5,7 +5,7 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
-use serde::ser::{SerializeTupleStruct, Serializer};
+use serde::ser::{Serialize, SerializeTupleStruct, Serializer};
 
 /// A math type with a fixed number of `f32` on the wire, in wire order.
 pub(crate) trait Floats: Sized {
@@ -27,11 +27,25 @@ pub(crate) trait Floats: Sized {
 pub(crate) fn ser_floats<T: Floats, S: Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
     let mut buf = [0f32; 16];
     v.write(&mut buf[..T::N]);
+    if cfg!(target_endian = "little") && crate::ser::is_serializer::<S>() {
+        // Ours: header and floats in one piece, not a field at a time.
+        return s.serialize_newtype_struct(T::MARKER, &WireFloats(&buf[..T::N]));
+    }
     let mut t = s.serialize_tuple_struct(T::MARKER, T::N)?;
     for f in &buf[..T::N] {
         t.serialize_field(f)?;
     }
     t.end()
+}
+
+/// A math value's wire floats, which serialize as their little-endian bytes.
+struct WireFloats<'a>(&'a [f32]);
+
+impl Serialize for WireFloats<'_> {
+    #[inline(always)]
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(bytemuck::cast_slice(self.0))
+    }
 }
 
 struct FloatsVisitor<T>(PhantomData<T>);
