@@ -23,6 +23,7 @@ pub use interop::glam;
 #[cfg(feature = "mint")]
 pub use interop::mint;
 mod marker;
+pub mod raw;
 pub mod ser;
 mod table;
 pub mod text;

@@ -1,0 +1,608 @@
+//! The raw layout's `Deserializer`: the Rust type says what comes next, as the
+//! `get_*` calls of a GDScript reader do.
+
+use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
+
+use super::config::{Config, Count, Endian, Strings, Width};
+use super::marker::{numeric, Marker};
+use crate::de::read::SliceRead;
+use crate::error::{Error, ErrorKind, Result};
+
+/// Reads the raw layout from a byte slice; strings and byte slices borrow from it.
+///
+/// Every length and count is checked against the bytes left before anything is
+/// allocated, containers may nest at most the depth limit of
+/// [`Config::variant`](super::Config::variant) (for recursive types), and every error
+/// carries the byte offset where the failing item starts.
+///
+/// ```
+/// use serde::Deserialize;
+/// let mut de = godot_bin::raw::Deserializer::from_slice(&[7, 0xFE, 0xFF], Default::default());
+/// assert_eq!(<(u8, i16)>::deserialize(&mut de)?, (7, -2));
+/// de.end()?;
+/// # Ok::<(), godot_bin::Error>(())
+/// ```
+pub struct Deserializer<'de> {
+    input: &'de [u8],
+    pos: usize,
+    cfg: Config,
+    depth: usize,
+    /// Inside a [`Half`](super::Half): the next float is binary16.
+    half: bool,
+}
+
+impl<'de> Deserializer<'de> {
+    /// Reads `input` from its start with `cfg`.
+    pub fn from_slice(input: &'de [u8], cfg: Config) -> Self {
+        Deserializer {
+            input,
+            pos: 0,
+            cfg,
+            depth: 0,
+            half: false,
+        }
+    }
+
+    /// Bytes consumed so far: after a value, its length.
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// Fails with `TrailingBytes` unless the input is used up.
+    pub fn end(&self) -> Result<()> {
+        if self.pos == self.input.len() {
+            Ok(())
+        } else {
+            Err(Error::at(ErrorKind::TrailingBytes, self.pos))
+        }
+    }
+
+    fn left(&self) -> usize {
+        self.input.len() - self.pos
+    }
+
+    /// The next `n` bytes, borrowed.
+    #[inline]
+    fn take(&mut self, n: usize, what: &'static str) -> Result<&'de [u8]> {
+        match self.input.get(self.pos..self.pos.wrapping_add(n)) {
+            Some(b) if n <= self.left() => {
+                self.pos += n;
+                Ok(b)
+            }
+            _ => Err(Error::at(ErrorKind::Eof(what), self.pos)),
+        }
+    }
+
+    #[inline]
+    fn array<const N: usize>(&mut self, what: &'static str) -> Result<[u8; N]> {
+        let b = self.take(N, what)?;
+        Ok(b.try_into().unwrap_or([0; N]))
+    }
+
+    /// A `u32` length of `what` (strings, `put_var`), checked against the bytes left.
+    fn len32(&mut self, what: &'static str) -> Result<usize> {
+        let at = self.pos;
+        let n = u32::read(self, what)? as usize;
+        if n > self.left() {
+            return Err(Error::at(
+                ErrorKind::Truncated {
+                    what,
+                    count: n as u64,
+                    left: self.left(),
+                },
+                at,
+            ));
+        }
+        Ok(n)
+    }
+
+    /// A sequence's count in the configured width (`None`: to the end), checked
+    /// against the bytes left: every item takes at least a byte.
+    fn count(&mut self, what: &'static str) -> Result<Option<usize>> {
+        let at = self.pos;
+        let n = match self.cfg.count {
+            Count::U8 => usize::from(u8::read(self, what)?),
+            Count::U16 => usize::from(u16::read(self, what)?),
+            Count::U32 => u32::read(self, what)? as usize,
+            Count::Rest => return Ok(None),
+        };
+        if n > self.left() {
+            return Err(Error::at(
+                ErrorKind::Truncated {
+                    what,
+                    count: n as u64,
+                    left: self.left(),
+                },
+                at,
+            ));
+        }
+        Ok(Some(n))
+    }
+
+    fn string(&mut self) -> Result<Text<'de>> {
+        let at = self.pos;
+        let (bytes, start) = match self.cfg.strings {
+            Strings::Nul => {
+                let rest = &self.input[self.pos..];
+                let Some(n) = rest.iter().position(|&b| b == 0) else {
+                    return Err(Error::at(ErrorKind::Eof("the NUL that ends a string"), at));
+                };
+                let b = self.take(n + 1, "a string")?;
+                (&b[..n], at)
+            }
+            style => {
+                let n = self.len32("a string length")?;
+                let b = self.take(n, "a string")?;
+                // The engines' readers stop at a NUL (the length still counts it all).
+                let b = b.iter().position(|&c| c == 0).map_or(b, |nul| &b[..nul]);
+                if style != Strings::Utf8 && !b.is_ascii() {
+                    // One byte per character: Latin-1, what `put_string` wrote.
+                    return Ok(Text::Owned(b.iter().map(|&c| char::from(c)).collect()));
+                }
+                (b, at + 4)
+            }
+        };
+        // The engines' UTF-8 readers drop a leading BOM (the writer doubles one).
+        let (bytes, start) = match bytes.strip_prefix("\u{FEFF}".as_bytes()) {
+            Some(rest) if self.cfg.strings.is_utf8() => (rest, start + 3),
+            _ => (bytes, start),
+        };
+        std::str::from_utf8(bytes)
+            .map(Text::Borrowed)
+            .map_err(|e| Error::at(ErrorKind::InvalidUtf8, start + e.valid_up_to()))
+    }
+
+    fn tag(&mut self) -> Result<u32> {
+        Ok(match self.cfg.tag {
+            Width::U8 => u8::read(self, "a variant id")?.into(),
+            Width::U16 => u16::read(self, "a variant id")?.into(),
+            Width::U32 => u32::read(self, "a variant id")?,
+        })
+    }
+
+    fn nest(&mut self) -> Result<()> {
+        if self.depth >= self.cfg.variant.max_depth {
+            return Err(Error::at(
+                ErrorKind::DepthLimit(self.cfg.variant.max_depth),
+                self.pos,
+            ));
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    /// Items of a sequence, a tuple or a struct: `Some(n)`, or to the end.
+    fn items<V: Visitor<'de>>(&mut self, n: Option<usize>, visitor: V) -> Result<V::Value> {
+        self.nest()?;
+        let r = visitor.visit_seq(Items { de: self, left: n });
+        self.depth -= 1;
+        r
+    }
+
+    /// A one-byte flag, 0 or 1.
+    fn flag(&mut self, what: &'static str) -> Result<bool> {
+        let at = self.pos;
+        match u8::read(self, what)? {
+            0 => Ok(false),
+            1 => Ok(true),
+            b => Err(Error::at(
+                ErrorKind::InvalidValue {
+                    found: format!("byte {b}"),
+                    expected: format!("{what} (0 or 1)"),
+                },
+                at,
+            )),
+        }
+    }
+
+    /// Deserializes with `change` applied to the settings, then restores them.
+    fn with<V: Visitor<'de>>(
+        &mut self,
+        change: impl FnOnce(&mut Config),
+        visitor: V,
+    ) -> Result<V::Value> {
+        let saved = self.cfg;
+        change(&mut self.cfg);
+        let r = visitor.visit_newtype_struct(&mut *self);
+        self.cfg = saved;
+        r
+    }
+
+    /// `put_var`: a `u32` length, then a Variant of exactly that many bytes.
+    fn var<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        let n = self.len32("a put_var length")?;
+        let base = self.pos;
+        let bytes = self.take(n, "a put_var value")?;
+        let mut inner = crate::Deserializer::with_config(SliceRead::new(bytes), self.cfg.variant);
+        let value = visitor
+            .visit_newtype_struct(&mut inner)
+            .map_err(|e| e.or_at(inner.byte_offset()).shifted(base))?;
+        inner.end().map_err(|e| e.shifted(base))?;
+        Ok(value)
+    }
+}
+
+/// A decoded string: borrowed when the bytes are its UTF-8.
+enum Text<'de> {
+    Borrowed(&'de str),
+    Owned(String),
+}
+
+/// A number in the configured byte order.
+trait Number: Sized {
+    fn read(de: &mut Deserializer<'_>, what: &'static str) -> Result<Self>;
+}
+
+macro_rules! number {
+    ($($t:ty),*) => {$(
+        impl Number for $t {
+            #[inline]
+            fn read(de: &mut Deserializer<'_>, what: &'static str) -> Result<Self> {
+                let b = de.array(what)?;
+                Ok(match de.cfg.endian {
+                    Endian::Little => <$t>::from_le_bytes(b),
+                    Endian::Big => <$t>::from_be_bytes(b),
+                })
+            }
+        }
+    )*};
+}
+number!(u8, i8, u16, i16, u32, i32, u64, i64, f32, f64);
+
+#[cold]
+fn not_self_describing() -> Error {
+    Error::new(ErrorKind::Message(
+        "the raw layout is not self-describing: the Rust type must say what comes next".into(),
+    ))
+}
+
+macro_rules! numbers {
+    ($($m:ident: $t:ty => $visit:ident, $what:literal;)*) => {$(
+        #[inline]
+        fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            visitor.$visit(<$t>::read(self, $what)?)
+        }
+    )*};
+}
+
+impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value> {
+        Err(not_self_describing().or_at(self.pos))
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value> {
+        Err(not_self_describing().or_at(self.pos))
+    }
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_bool(self.flag("a bool")?)
+    }
+
+    numbers! {
+        deserialize_i8: i8 => visit_i8, "an i8";
+        deserialize_i16: i16 => visit_i16, "an i16";
+        deserialize_i32: i32 => visit_i32, "an i32";
+        deserialize_i64: i64 => visit_i64, "an i64";
+        deserialize_u8: u8 => visit_u8, "a u8";
+        deserialize_u16: u16 => visit_u16, "a u16";
+        deserialize_u32: u32 => visit_u32, "a u32";
+        deserialize_u64: u64 => visit_u64, "a u64";
+    }
+
+    #[inline]
+    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if std::mem::take(&mut self.half) {
+            let bits = u16::read(self, "a half float")?;
+            return visitor.visit_f32(super::half::widen(bits));
+        }
+        visitor.visit_f32(f32::read(self, "a float")?)
+    }
+
+    #[inline]
+    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if self.half {
+            return self.deserialize_f32(visitor);
+        }
+        visitor.visit_f64(f64::read(self, "a double")?)
+    }
+
+    fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let at = self.pos;
+        let code = u32::read(self, "a char")?;
+        match char::from_u32(code) {
+            Some(c) => visitor.visit_char(c),
+            None => Err(Error::at(
+                ErrorKind::InvalidValue {
+                    found: format!("code point {code:#x}"),
+                    expected: "a char".into(),
+                },
+                at,
+            )),
+        }
+    }
+
+    #[inline]
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.string()? {
+            Text::Borrowed(s) => visitor.visit_borrowed_str(s),
+            Text::Owned(s) => visitor.visit_string(s),
+        }
+    }
+
+    #[inline]
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_str(visitor)
+    }
+
+    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let n = match self.count("a byte string")? {
+            Some(n) => n,
+            None => self.left(),
+        };
+        visitor.visit_borrowed_bytes(self.take(n, "a byte string")?)
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_bytes(visitor)
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if self.flag("an Option's presence flag")? {
+            self.nest()?;
+            let r = visitor.visit_some(&mut *self);
+            self.depth -= 1;
+            r
+        } else {
+            visitor.visit_none()
+        }
+    }
+
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_unit()
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        visitor.visit_unit()
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        match Marker::lookup(name) {
+            None => visitor.visit_newtype_struct(self),
+            Some(Marker::Strings(s)) => self.with(|c| c.strings = s, visitor),
+            Some(Marker::Count(n)) => self.with(|c| c.count = n, visitor),
+            Some(Marker::Tag(w)) => self.with(|c| c.tag = w, visitor),
+            Some(Marker::Half) => {
+                self.half = true;
+                let r = visitor.visit_newtype_struct(&mut *self);
+                self.half = false;
+                r
+            }
+            Some(Marker::Var) => self.var(visitor),
+        }
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let n = self.count("a sequence count")?;
+        self.items(n, visitor)
+    }
+
+    #[inline]
+    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
+        self.items(Some(len), visitor)
+    }
+
+    #[inline]
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.items(Some(len), visitor)
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let n = self.count("a map count")?;
+        self.nest()?;
+        let r = visitor.visit_map(Items { de: self, left: n });
+        self.depth -= 1;
+        r
+    }
+
+    #[inline]
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.items(Some(fields.len()), visitor)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        let at = self.pos;
+        let id = self.tag()?;
+        let Some(index) = variant_index(id, variants) else {
+            return Err(Error::at(
+                ErrorKind::InvalidValue {
+                    found: format!("variant id {id}"),
+                    expected: format!("an id of {name} ({})", ids(variants)),
+                },
+                at,
+            ));
+        };
+        self.nest()?;
+        let r = visitor.visit_enum(Enum { de: self, index });
+        self.depth -= 1;
+        r
+    }
+
+    fn deserialize_identifier<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value> {
+        Err(not_self_describing().or_at(self.pos))
+    }
+}
+
+/// The position of the variant with wire id `id`: the one named by that number, else
+/// the one at that index unless it is named by a number.
+fn variant_index(id: u32, variants: &[&str]) -> Option<u32> {
+    let numbered = |v: &&str| v.as_bytes().first().is_some_and(u8::is_ascii_digit);
+    if !variants.iter().any(numbered) {
+        return ((id as usize) < variants.len()).then_some(id);
+    }
+    if let Some(i) = variants.iter().position(|v| numeric(v) == Some(id)) {
+        return Some(i as u32);
+    }
+    variants
+        .get(id as usize)
+        .filter(|v| numeric(v).is_none())
+        .map(|_| id)
+}
+
+/// The ids of an enum, for an error message.
+fn ids(variants: &[&str]) -> String {
+    let ids: Vec<String> = variants
+        .iter()
+        .enumerate()
+        .map(|(i, v)| super::marker::variant_id(i as u32, v).to_string())
+        .collect();
+    ids.join(", ")
+}
+
+/// Items that follow each other: `left` of them, or (`None`) up to the end.
+struct Items<'a, 'de> {
+    de: &'a mut Deserializer<'de>,
+    left: Option<usize>,
+}
+
+impl Items<'_, '_> {
+    /// Whether another item comes.
+    #[inline]
+    fn more(&mut self) -> bool {
+        match &mut self.left {
+            Some(0) => false,
+            Some(n) => {
+                *n -= 1;
+                true
+            }
+            None => self.de.pos < self.de.input.len(),
+        }
+    }
+}
+
+impl<'de> de::SeqAccess<'de> for Items<'_, 'de> {
+    type Error = Error;
+
+    #[inline]
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        if !self.more() {
+            return Ok(None);
+        }
+        let at = self.de.pos;
+        let item = seed.deserialize(&mut *self.de).map_err(|e| e.or_at(at))?;
+        if self.left.is_none() && self.de.pos == at {
+            // Items of no bytes would never reach the end.
+            return Err(Error::at(
+                ErrorKind::Message("an item of a rest-of-message sequence takes no bytes".into()),
+                at,
+            ));
+        }
+        Ok(Some(item))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.left
+    }
+}
+
+impl<'de> de::MapAccess<'de> for Items<'_, 'de> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        if !self.more() {
+            return Ok(None);
+        }
+        let at = self.de.pos;
+        let key = seed.deserialize(&mut *self.de).map_err(|e| e.or_at(at))?;
+        if self.left.is_none() && self.de.pos == at {
+            return Err(Error::at(
+                ErrorKind::Message("a key of a rest-of-message map takes no bytes".into()),
+                at,
+            ));
+        }
+        Ok(Some(key))
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        let at = self.de.pos;
+        seed.deserialize(&mut *self.de).map_err(|e| e.or_at(at))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.left
+    }
+}
+
+/// An enum whose variant is known; its fields follow.
+struct Enum<'a, 'de> {
+    de: &'a mut Deserializer<'de>,
+    index: u32,
+}
+
+impl<'de> de::EnumAccess<'de> for Enum<'_, 'de> {
+    type Error = Error;
+    type Variant = Self;
+
+    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
+        let d: de::value::U32Deserializer<Error> = self.index.into_deserializer();
+        Ok((seed.deserialize(d)?, self))
+    }
+}
+
+impl<'de> de::VariantAccess<'de> for Enum<'_, 'de> {
+    type Error = Error;
+
+    fn unit_variant(self) -> Result<()> {
+        Ok(())
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
+        seed.deserialize(self.de)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
+        visitor.visit_seq(Items {
+            de: self.de,
+            left: Some(len),
+        })
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        visitor.visit_seq(Items {
+            de: self.de,
+            left: Some(fields.len()),
+        })
+    }
+}

@@ -1,0 +1,465 @@
+//! The raw layout's `Serializer`: fields one after another, as `StreamPeer.put_*`.
+
+use std::io;
+
+use serde::ser::{self, Serialize};
+
+use super::config::{Config, Count, Endian, Strings, Width};
+use super::marker::{variant_id, Marker};
+use crate::error::{Error, ErrorKind, Result};
+
+/// Serializes values in the raw `StreamPeer` layout to any `io::Write` (a `Vec<u8>`
+/// among them), as it goes: every count is known before its items.
+///
+/// ```
+/// use serde::Serialize;
+/// let mut out = Vec::new();
+/// (1u8, 2u16).serialize(&mut godot_bin::raw::Serializer::new(&mut out, Default::default()))?;
+/// assert_eq!(out, [1, 2, 0]);
+/// # Ok::<(), godot_bin::Error>(())
+/// ```
+pub struct Serializer<W> {
+    out: W,
+    cfg: Config,
+    /// Inside a [`Half`](super::Half): the next float is written as binary16.
+    half: bool,
+}
+
+impl<W: io::Write> Serializer<W> {
+    /// A serializer writing to `out` with `cfg`.
+    pub fn new(out: W, cfg: Config) -> Self {
+        Serializer {
+            out,
+            cfg,
+            half: false,
+        }
+    }
+
+    /// The writer back.
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+
+    #[inline]
+    fn write(&mut self, b: &[u8]) -> Result<()> {
+        self.out.write_all(b).map_err(Error::from)
+    }
+
+    /// A count or length prefix in the configured width.
+    fn count(&mut self, n: usize) -> Result<()> {
+        match self.cfg.count {
+            Count::U8 => self.prefix::<u8>(n, "a u8 count"),
+            Count::U16 => self.prefix::<u16>(n, "a u16 count"),
+            Count::U32 => self.prefix::<u32>(n, "a u32 count"),
+            Count::Rest => Ok(()),
+        }
+    }
+
+    #[inline]
+    fn prefix<T: TryFrom<usize> + Number>(&mut self, n: usize, what: &'static str) -> Result<()> {
+        match T::try_from(n) {
+            Ok(v) => v.put(self),
+            Err(_) => Err(Error::new(ErrorKind::UintOutOfRange(n as u128, what))),
+        }
+    }
+
+    /// A `u32` length (strings, `put_var`), whatever the count setting.
+    #[inline]
+    fn len32(&mut self, n: usize, what: &'static str) -> Result<()> {
+        self.prefix::<u32>(n, what)
+    }
+
+    fn string(&mut self, s: &str) -> Result<()> {
+        // Every engine reader stops at a NUL: the rest would be lost.
+        if let Some(at) = s.bytes().position(|b| b == 0) {
+            return Err(Error::new(ErrorKind::Unrepresentable(format!(
+                "{s:?} holds a NUL at byte {at}, where Godot's readers stop"
+            ))));
+        }
+        // The engines' UTF-8 readers drop a leading BOM: one more keeps the string's.
+        let bom = if s.starts_with('\u{FEFF}') {
+            BOM
+        } else {
+            &[][..]
+        };
+        match self.cfg.strings {
+            Strings::Utf8 => {
+                self.len32(bom.len() + s.len(), "a string length (u32)")?;
+                self.write(bom)?;
+                self.write(s.as_bytes())
+            }
+            Strings::Nul => {
+                self.write(bom)?;
+                self.write(s.as_bytes())?;
+                self.write(&[0])
+            }
+            Strings::Godot3 | Strings::Godot4 if s.is_ascii() => {
+                self.len32(s.len(), "a string length (u32)")?;
+                self.write(s.as_bytes())
+            }
+            Strings::Godot3 => {
+                let bytes = s
+                    .chars()
+                    .map(|c| {
+                        u8::try_from(u32::from(c))
+                            .map_err(|_| one_byte(c, "U+00FF", "keeps its low byte"))
+                    })
+                    .collect::<Result<Vec<u8>>>()?;
+                self.len32(bytes.len(), "a string length (u32)")?;
+                self.write(&bytes)
+            }
+            Strings::Godot4 => {
+                let c = s.chars().find(|c| !c.is_ascii()).unwrap_or_default();
+                Err(one_byte(c, "U+007F", "writes a space"))
+            }
+        }
+    }
+
+    fn tag(&mut self, index: u32, variant: &'static str) -> Result<()> {
+        let id = variant_id(index, variant) as usize;
+        match self.cfg.tag {
+            Width::U8 => self.prefix::<u8>(id, "a u8 variant id"),
+            Width::U16 => self.prefix::<u16>(id, "a u16 variant id"),
+            Width::U32 => self.prefix::<u32>(id, "a u32 variant id"),
+        }
+    }
+
+    /// A sequence or map: its count, which must be known unless the items run to the
+    /// end of the message.
+    fn open(&mut self, len: Option<usize>) -> Result<Compound<'_, W>> {
+        match (len, self.cfg.count) {
+            (_, Count::Rest) => {}
+            (Some(n), _) => self.count(n)?,
+            (None, _) => {
+                return Err(Error::new(ErrorKind::Message(
+                    "a raw sequence needs its length up front (its count comes first)".into(),
+                )))
+            }
+        }
+        Ok(Compound { ser: self })
+    }
+
+    fn float(&mut self, v: f32) -> Result<()> {
+        if std::mem::take(&mut self.half) {
+            return match super::half::narrow(v) {
+                Some(bits) => bits.put(self),
+                None => Err(Error::new(ErrorKind::Unrepresentable(format!(
+                    "{v} is no half-precision float"
+                )))),
+            };
+        }
+        v.put(self)
+    }
+
+    /// Serializes `value` with `change` applied to the settings, then restores them.
+    fn with<T: ?Sized + Serialize>(
+        &mut self,
+        change: impl FnOnce(&mut Config),
+        value: &T,
+    ) -> Result<()> {
+        let saved = self.cfg;
+        change(&mut self.cfg);
+        let r = value.serialize(&mut *self);
+        self.cfg = saved;
+        r
+    }
+}
+
+/// U+FEFF in UTF-8.
+const BOM: &[u8] = "\u{FEFF}".as_bytes();
+
+#[cold]
+fn one_byte(c: char, max: &str, engine: &str) -> Error {
+    Error::new(ErrorKind::Unrepresentable(format!(
+        "{c:?} in a put_string string: only characters up to {max} fit (the engine {engine})"
+    )))
+}
+
+/// A number in the configured byte order.
+pub(crate) trait Number: Copy {
+    fn put<W: io::Write>(self, s: &mut Serializer<W>) -> Result<()>;
+}
+
+macro_rules! number {
+    ($($t:ty),*) => {$(
+        impl Number for $t {
+            #[inline]
+            fn put<W: io::Write>(self, s: &mut Serializer<W>) -> Result<()> {
+                match s.cfg.endian {
+                    Endian::Little => s.write(&self.to_le_bytes()),
+                    Endian::Big => s.write(&self.to_be_bytes()),
+                }
+            }
+        }
+    )*};
+}
+number!(u8, i8, u16, i16, u32, i32, u64, i64, f32, f64);
+
+#[cold]
+fn no_128(v: &dyn std::fmt::Display) -> Error {
+    Error::new(ErrorKind::Unrepresentable(format!(
+        "{v}: the StreamPeer layout has no 128-bit integers"
+    )))
+}
+
+impl<'a, W: io::Write> ser::Serializer for &'a mut Serializer<W> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Compound<'a, W>;
+    type SerializeTuple = Compound<'a, W>;
+    type SerializeTupleStruct = Compound<'a, W>;
+    type SerializeTupleVariant = Compound<'a, W>;
+    type SerializeMap = Compound<'a, W>;
+    type SerializeStruct = Compound<'a, W>;
+    type SerializeStructVariant = Compound<'a, W>;
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+
+    #[inline]
+    fn serialize_bool(self, v: bool) -> Result<()> {
+        (v as u8).put(self)
+    }
+    #[inline]
+    fn serialize_i8(self, v: i8) -> Result<()> {
+        v.put(self)
+    }
+    #[inline]
+    fn serialize_i16(self, v: i16) -> Result<()> {
+        v.put(self)
+    }
+    #[inline]
+    fn serialize_i32(self, v: i32) -> Result<()> {
+        v.put(self)
+    }
+    #[inline]
+    fn serialize_i64(self, v: i64) -> Result<()> {
+        v.put(self)
+    }
+    fn serialize_i128(self, v: i128) -> Result<()> {
+        Err(no_128(&v))
+    }
+    #[inline]
+    fn serialize_u8(self, v: u8) -> Result<()> {
+        v.put(self)
+    }
+    #[inline]
+    fn serialize_u16(self, v: u16) -> Result<()> {
+        v.put(self)
+    }
+    #[inline]
+    fn serialize_u32(self, v: u32) -> Result<()> {
+        v.put(self)
+    }
+    #[inline]
+    fn serialize_u64(self, v: u64) -> Result<()> {
+        v.put(self)
+    }
+    fn serialize_u128(self, v: u128) -> Result<()> {
+        Err(no_128(&v))
+    }
+    #[inline]
+    fn serialize_f32(self, v: f32) -> Result<()> {
+        self.float(v)
+    }
+    #[inline]
+    fn serialize_f64(self, v: f64) -> Result<()> {
+        if self.half {
+            let narrow = v as f32;
+            if f64::from(narrow).to_bits() != v.to_bits() && !v.is_nan() {
+                self.half = false;
+                return Err(Error::new(ErrorKind::Unrepresentable(format!(
+                    "{v} is no half-precision float"
+                ))));
+            }
+            return self.float(narrow);
+        }
+        v.put(self)
+    }
+    fn serialize_char(self, v: char) -> Result<()> {
+        u32::from(v).put(self)
+    }
+    #[inline]
+    fn serialize_str(self, v: &str) -> Result<()> {
+        self.string(v)
+    }
+    fn serialize_bytes(self, v: &[u8]) -> Result<()> {
+        self.count(v.len())?;
+        self.write(v)
+    }
+    #[inline]
+    fn serialize_none(self) -> Result<()> {
+        0u8.put(self)
+    }
+    #[inline]
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
+        1u8.put(self)?;
+        value.serialize(self)
+    }
+    fn serialize_unit(self) -> Result<()> {
+        Ok(())
+    }
+    fn serialize_unit_struct(self, _name: &'static str) -> Result<()> {
+        Ok(())
+    }
+    #[inline]
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        i: u32,
+        variant: &'static str,
+    ) -> Result<()> {
+        self.tag(i, variant)
+    }
+    #[inline]
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        match Marker::lookup(name) {
+            None => value.serialize(self),
+            Some(Marker::Strings(s)) => self.with(|c| c.strings = s, value),
+            Some(Marker::Count(n)) => self.with(|c| c.count = n, value),
+            Some(Marker::Tag(w)) => self.with(|c| c.tag = w, value),
+            Some(Marker::Half) => {
+                self.half = true;
+                let r = value.serialize(&mut *self);
+                if std::mem::take(&mut self.half) {
+                    return Err(Error::new(ErrorKind::Message(
+                        "a Half holds a float".into(),
+                    )));
+                }
+                r
+            }
+            Some(Marker::Var) => {
+                let bytes = self.cfg.variant.to_vec(value)?;
+                self.len32(bytes.len(), "a put_var length (u32)")?;
+                self.write(&bytes)
+            }
+        }
+    }
+    #[inline]
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _name: &'static str,
+        i: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        self.tag(i, variant)?;
+        value.serialize(self)
+    }
+    fn serialize_seq(self, len: Option<usize>) -> Result<Compound<'a, W>> {
+        self.open(len)
+    }
+    #[inline]
+    fn serialize_tuple(self, _len: usize) -> Result<Compound<'a, W>> {
+        Ok(Compound { ser: self })
+    }
+    #[inline]
+    fn serialize_tuple_struct(self, _name: &'static str, _len: usize) -> Result<Compound<'a, W>> {
+        Ok(Compound { ser: self })
+    }
+    #[inline]
+    fn serialize_tuple_variant(
+        self,
+        _name: &'static str,
+        i: u32,
+        variant: &'static str,
+        _len: usize,
+    ) -> Result<Compound<'a, W>> {
+        self.tag(i, variant)?;
+        Ok(Compound { ser: self })
+    }
+    fn serialize_map(self, len: Option<usize>) -> Result<Compound<'a, W>> {
+        self.open(len)
+    }
+    #[inline]
+    fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<Compound<'a, W>> {
+        Ok(Compound { ser: self })
+    }
+    #[inline]
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        i: u32,
+        variant: &'static str,
+        _len: usize,
+    ) -> Result<Compound<'a, W>> {
+        self.tag(i, variant)?;
+        Ok(Compound { ser: self })
+    }
+    fn collect_str<T: ?Sized + std::fmt::Display>(self, value: &T) -> Result<()> {
+        self.string(&value.to_string())
+    }
+}
+
+/// The items of anything with parts: they follow each other.
+pub struct Compound<'a, W> {
+    ser: &'a mut Serializer<W>,
+}
+
+macro_rules! items {
+    ($($tr:ident :: $m:ident),*) => {$(
+        impl<W: io::Write> ser::$tr for Compound<'_, W> {
+            type Ok = ();
+            type Error = Error;
+            #[inline]
+            fn $m<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+                value.serialize(&mut *self.ser)
+            }
+            #[inline]
+            fn end(self) -> Result<()> {
+                Ok(())
+            }
+        }
+    )*};
+}
+items!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
+
+impl<W: io::Write> ser::SerializeMap for Compound<'_, W> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
+        key.serialize(&mut *self.ser)
+    }
+    #[inline]
+    fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        value.serialize(&mut *self.ser)
+    }
+    fn end(self) -> Result<()> {
+        Ok(())
+    }
+}
+
+macro_rules! fields {
+    ($($tr:ident),*) => {$(
+        impl<W: io::Write> ser::$tr for Compound<'_, W> {
+            type Ok = ();
+            type Error = Error;
+            #[inline]
+            fn serialize_field<T: ?Sized + Serialize>(&mut self, _key: &'static str, value: &T) -> Result<()> {
+                value.serialize(&mut *self.ser)
+            }
+            // Fields have no names: a skipped one would shift every field after it.
+            fn skip_field(&mut self, key: &'static str) -> Result<()> {
+                Err(Error::new(ErrorKind::Message(format!(
+                    "field {key:?} skipped: raw fields have no names, so none can be left out"
+                ))))
+            }
+            #[inline]
+            fn end(self) -> Result<()> {
+                Ok(())
+            }
+        }
+    )*};
+}
+fields!(SerializeStruct, SerializeStructVariant);
