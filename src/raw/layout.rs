@@ -272,7 +272,7 @@ impl fmt::Display for Value {
 /// assert_eq!(fields[0], (0, Value::Uint(8)));
 /// assert_eq!(fields[1], (1, Value::Str("a".into())));
 /// assert_eq!(fields[2].0, 3);
-/// assert_eq!(fields[2].1.to_string(), "Vector3(1, 0, 0)");
+/// assert_eq!(fields[2].1.to_string(), "Vector3( 1, 0, 0 )");
 /// assert_eq!(layout.encode(&[fields[0].1.clone(), fields[1].1.clone(), fields[2].1.clone()], &Config::new())?, bytes);
 /// # Ok::<(), godot_bin::Error>(())
 /// ```
