@@ -3,9 +3,9 @@
 # (medians): the README's world table, each dataset against the peers, pool arrays
 # against memcpy, and Variant throughput per dialect.
 #
-#   scripts/bench-report.sh [--no-run] [world|datasets|pools ...] [-- CRITERION_ARGS...]
+#   scripts/bench-report.sh [--no-run] [world|datasets|pools|raw ...] [-- CRITERION_ARGS...]
 #
-# With no bench named, all three run. --no-run prints from the results already in
+# With no bench named, all four run. --no-run prints from the results already in
 # $CARGO_TARGET_DIR/criterion. Ratios "× godot_bin" are the peer's time over ours
 # (above 1: we are faster).
 #
@@ -22,15 +22,15 @@ benches=()
 while [[ $# -gt 0 && $1 != -- ]]; do
     case $1 in
     --no-run) run=0 ;;
-    world | datasets | pools) benches+=("$1") ;;
+    world | datasets | pools | raw) benches+=("$1") ;;
     *)
-        echo "usage: $0 [--no-run] [world|datasets|pools ...] [-- CRITERION_ARGS...]" >&2
+        echo "usage: $0 [--no-run] [world|datasets|pools|raw ...] [-- CRITERION_ARGS...]" >&2
         exit 2
         ;;
     esac
     shift
 done
-[[ ${#benches[@]} -gt 0 ]] || benches=(world datasets pools)
+[[ ${#benches[@]} -gt 0 ]] || benches=(world datasets pools raw)
 
 if [[ $run == 1 ]]; then
     cargo bench "${benches[@]/#/--bench=}" "$@" >&2
@@ -166,6 +166,22 @@ if "datasets" in benches:
     datasets()
 if "pools" in benches:
     pools()
+def raw():
+    print("### Raw StreamPeer layout (Freeblox packets)\n")
+    print("| packet | bytes | format | serialize ns | × godot_bin | deserialize ns | × godot_bin |")
+    print("|---|---:|---|---:|---:|---:|---:|")
+    for name, label in [("stream_transform", "STREAM_TRANSFORM"), ("player_movement", "PLAYER_MOVEMENT"),
+                        ("transform_batch", "1000 × STREAM_TRANSFORM")]:
+        s_id, d_id = f"raw/{name}/serialize/", f"raw/{name}/deserialize/"
+        gs, gd = ns(s_id + "godot_bin raw"), ns(d_id + "godot_bin raw")
+        for fmt in ["godot_bin raw", "postcard", "bincode 2 fixint"]:
+            s, d = ns(s_id + fmt), ns(d_id + fmt)
+            size = results[s_id + "godot_bin raw"][1] if fmt == "godot_bin raw" else ""
+            print(f"| {label} | {size} | {fmt} | {s:.0f} | {s / gs:.2f} | {d:.0f} | {d / gd:.2f} |")
+    print()
+
+if "raw" in benches:
+    raw()
 if "world" in benches:
     variant()
 engines()
