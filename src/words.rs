@@ -25,6 +25,17 @@ pub(crate) fn has_zero(w: u64) -> bool {
     w.wrapping_sub(0x0101_0101_0101_0101) & !w & HIGH != 0
 }
 
+/// Whether `b` holds a zero byte, a word at a time (short strings: faster than a
+/// call to memchr).
+#[inline]
+pub(crate) fn has_nul(b: &[u8]) -> bool {
+    let mut words = b.chunks_exact(8);
+    let found = words
+        .by_ref()
+        .any(|w| has_zero(u64::from_le_bytes(le::<8>(w))));
+    found || words.remainder().contains(&0)
+}
+
 /// The 1 to 3 bytes of `b` as the low bytes of a zero-padded word, from its first,
 /// middle and last byte (which overlap where `b` is shorter): no loop, no copy call.
 #[inline]
@@ -35,8 +46,8 @@ pub(crate) fn tiny(b: &[u8]) -> u64 {
         | u64::from(b[len - 1]) << (8 * (len - 1))
 }
 
-/// `b` as a string when it is 1 to 32 bytes of ASCII without NUL (most keys and
-/// names), tested a word at a time; `None` for anything else.
+/// `b` as a string when it is 1 to 64 bytes of ASCII without NUL (most keys, names
+/// and ids), tested a word at a time; `None` for anything else.
 ///
 /// One of the crate's two places with `unsafe` (the other is `cast`): `str::from_utf8`
 /// would repeat a validation these word tests already did, and cost a tenth of a typed
@@ -45,12 +56,16 @@ pub(crate) fn tiny(b: &[u8]) -> u64 {
 pub(crate) fn short_ascii(b: &[u8]) -> Option<&str> {
     let len = b.len();
     let (lo, hi) = match len {
-        // Longer keys ("is_filtering_craftable"): four words, the first and the last
-        // 16 bytes, which overlap.
-        17..=32 => {
-            let (a, z) = (word(b, 8, 8), word(b, len - 16, 8));
-            if (a | z) & HIGH != 0 || has_zero(a) || has_zero(z) {
-                return None;
+        // Longer keys ("is_filtering_craftable", uuids): the words at 8, 16, ... below
+        // the last 8 bytes here, the first and the last word below (they overlap).
+        17..=64 => {
+            let mut i = 8;
+            while i + 8 < len {
+                let w = word(b, i, 8);
+                if w & HIGH != 0 || has_zero(w) {
+                    return None;
+                }
+                i += 8;
             }
             (word(b, 0, 8), word(b, len - 8, 8))
         }
@@ -70,8 +85,8 @@ pub(crate) fn short_ascii(b: &[u8]) -> Option<&str> {
     if (lo | hi) & HIGH != 0 || has_zero(lo) || has_zero(hi) {
         return None;
     }
-    // SAFETY: the words tested hold every byte of `b` (for 17 to 32 bytes, the first
-    // and the last 16, which overlap; for 4 to 16, the first and the last
+    // SAFETY: the words tested hold every byte of `b` (for 17 to 64 bytes, the words
+    // at 0, 8, 16, ... below `len - 8` and the last 8 bytes; for 4 to 16, the first and the last
     // `min(len, 8)`, which overlap; for 1 to 3 bytes, each of them), and none has its
     // high bit set: `b` is ASCII, hence UTF-8.
     #[allow(unsafe_code)]
@@ -104,10 +119,23 @@ mod tests {
     }
 
     #[test]
+    fn nul_is_found_in_every_position() {
+        for len in 0..40 {
+            let s = vec![b'x'; len];
+            assert!(!has_nul(&s));
+            for at in 0..len {
+                let mut t = s.clone();
+                t[at] = 0;
+                assert!(has_nul(&t), "{len} {at}");
+            }
+        }
+    }
+
+    #[test]
     fn short_ascii_takes_exactly_the_short_ascii_strings() {
-        for len in 0..=40 {
+        for len in 0..=72 {
             let s: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
-            let short = (1..=32).contains(&len);
+            let short = (1..=64).contains(&len);
             assert_eq!(
                 short_ascii(&s),
                 short.then(|| std::str::from_utf8(&s).unwrap())

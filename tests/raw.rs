@@ -387,10 +387,13 @@ fn fails<T: for<'de> Deserialize<'de> + std::fmt::Debug>(
 #[test]
 fn hostile_input_gets_errors_with_offsets() {
     let cfg = protocol::config();
-    // Truncated in a field, and trailing bytes.
+    // Truncated in a field (a Vector3, read whole: at its start), and trailing bytes.
     let (kind, at) = fails::<Packet>(cfg, &unhex("0e7031000000803f"));
     assert!(matches!(kind, ErrorKind::Eof(_)), "{kind:?}");
-    assert_eq!(at, Some(8));
+    assert_eq!(at, Some(4));
+    let (kind, at) = fails::<(u8, u32)>(cfg, &unhex("0e7031"));
+    assert!(matches!(kind, ErrorKind::Eof(_)), "{kind:?}");
+    assert_eq!(at, Some(1));
     let mut long = cfg.to_vec(&Packet::Keepalive).unwrap();
     long.push(0);
     assert!(matches!(

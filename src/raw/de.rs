@@ -7,6 +7,7 @@ use super::config::{Config, Count, Endian, Strings, Width};
 use super::marker::{numeric, Marker};
 use crate::de::read::SliceRead;
 use crate::error::{Error, ErrorKind, Result};
+use crate::table::Layout;
 
 /// Reads the raw layout from a byte slice; strings and byte slices borrow from it.
 ///
@@ -123,8 +124,7 @@ impl<'de> Deserializer<'de> {
         let at = self.pos;
         let (bytes, start) = match self.cfg.strings {
             Strings::Nul => {
-                let rest = &self.input[self.pos..];
-                let Some(n) = rest.iter().position(|&b| b == 0) else {
+                let Some(n) = memchr::memchr(0, &self.input[self.pos..]) else {
                     return Err(Error::at(ErrorKind::Eof("the NUL that ends a string"), at));
                 };
                 let b = self.take(n + 1, "a string")?;
@@ -134,7 +134,7 @@ impl<'de> Deserializer<'de> {
                 let n = self.len32("a string length")?;
                 let b = self.take(n, "a string")?;
                 // The engines' readers stop at a NUL (the length still counts it all).
-                let b = b.iter().position(|&c| c == 0).map_or(b, |nul| &b[..nul]);
+                let b = memchr::memchr(0, b).map_or(b, |nul| &b[..nul]);
                 if style != Strings::Utf8 && !b.is_ascii() {
                     // One byte per character: Latin-1, what `put_string` wrote.
                     return Ok(Text::Owned(b.iter().map(|&c| char::from(c)).collect()));
@@ -142,6 +142,9 @@ impl<'de> Deserializer<'de> {
                 (b, at + 4)
             }
         };
+        if let Some(s) = crate::words::short_ascii(bytes) {
+            return Ok(Text::Borrowed(s));
+        }
         // The engines' UTF-8 readers drop a leading BOM (the writer doubles one).
         let (bytes, start) = match bytes.strip_prefix("\u{FEFF}".as_bytes()) {
             Some(rest) if self.cfg.strings.is_utf8() => (rest, start + 3),
@@ -177,6 +180,25 @@ impl<'de> Deserializer<'de> {
         let r = visitor.visit_seq(Items { de: self, left: n });
         self.depth -= 1;
         r
+    }
+
+    /// A math value: `n` floats, read at once.
+    #[inline]
+    fn floats<V: Visitor<'de>>(&mut self, n: usize, visitor: V) -> Result<V::Value> {
+        let at = self.pos;
+        let bytes = self.take(4 * n, "a math value's floats")?;
+        let mut floats = Floats {
+            bytes,
+            big: self.cfg.endian == Endian::Big,
+        };
+        let value = visitor.visit_seq(&mut floats).map_err(|e| e.or_at(at))?;
+        if !floats.bytes.is_empty() {
+            return Err(Error::at(
+                ErrorKind::Message(format!("a math value of {n} floats read only in part")),
+                at,
+            ));
+        }
+        Ok(value)
     }
 
     /// A one-byte flag, 0 or 1.
@@ -405,14 +427,22 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         self.items(Some(len), visitor)
     }
 
+    /// Inlined so that the marker lookup of a constant name folds: a Godot math type
+    /// reads its floats in one piece.
     #[inline]
     fn deserialize_tuple_struct<V: Visitor<'de>>(
         self,
-        _name: &'static str,
+        name: &'static str,
         len: usize,
         visitor: V,
     ) -> Result<V::Value> {
-        self.items(Some(len), visitor)
+        match crate::marker::Marker::lookup(name) {
+            Some(crate::marker::Marker::Type(ty)) => match ty.layout() {
+                Layout::Reals(n) | Layout::F32s(n) => self.floats(n, visitor),
+                _ => self.items(Some(len), visitor),
+            },
+            _ => self.items(Some(len), visitor),
+        }
     }
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -463,9 +493,8 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
 
 /// The position of the variant with wire id `id`: the one named by that number, else
 /// the one at that index unless it is named by a number.
-fn variant_index(id: u32, variants: &[&str]) -> Option<u32> {
-    let numbered = |v: &&str| v.as_bytes().first().is_some_and(u8::is_ascii_digit);
-    if !variants.iter().any(numbered) {
+fn variant_index(id: u32, variants: &'static [&'static str]) -> Option<u32> {
+    if !has_numbered(variants) {
         return ((id as usize) < variants.len()).then_some(id);
     }
     if let Some(i) = variants.iter().position(|v| numeric(v) == Some(id)) {
@@ -477,6 +506,28 @@ fn variant_index(id: u32, variants: &[&str]) -> Option<u32> {
         .map(|_| id)
 }
 
+/// Whether any variant is named by a number. serde passes an enum's same static list
+/// every time: the answer for the last list is kept, so a stream of packets of one
+/// enum checks its names once.
+#[inline]
+fn has_numbered(variants: &'static [&'static str]) -> bool {
+    thread_local! {
+        static LAST: std::cell::Cell<(usize, bool)> = const { std::cell::Cell::new((0, false)) };
+    }
+    let key = variants.as_ptr() as usize ^ variants.len();
+    LAST.with(|last| {
+        let (k, numbered) = last.get();
+        if k == key && key != 0 {
+            return numbered;
+        }
+        let numbered = variants
+            .iter()
+            .any(|v| v.as_bytes().first().is_some_and(u8::is_ascii_digit));
+        last.set((key, numbered));
+        numbered
+    })
+}
+
 /// The ids of an enum, for an error message.
 fn ids(variants: &[&str]) -> String {
     let ids: Vec<String> = variants
@@ -485,6 +536,35 @@ fn ids(variants: &[&str]) -> String {
         .map(|(i, v)| super::marker::variant_id(i as u32, v).to_string())
         .collect();
     ids.join(", ")
+}
+
+/// The floats of a math value.
+struct Floats<'b> {
+    bytes: &'b [u8],
+    big: bool,
+}
+
+impl<'de> de::SeqAccess<'de> for Floats<'_> {
+    type Error = Error;
+
+    #[inline]
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        let Some((word, rest)) = self.bytes.split_first_chunk::<4>() else {
+            return Ok(None);
+        };
+        self.bytes = rest;
+        let v = if self.big {
+            f32::from_be_bytes(*word)
+        } else {
+            f32::from_le_bytes(*word)
+        };
+        seed.deserialize(de::value::F32Deserializer::new(v))
+            .map(Some)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.bytes.len() / 4)
+    }
 }
 
 /// Items that follow each other: `left` of them, or (`None`) up to the end.

@@ -71,10 +71,8 @@ impl<W: io::Write> Serializer<W> {
 
     fn string(&mut self, s: &str) -> Result<()> {
         // Every engine reader stops at a NUL: the rest would be lost.
-        if let Some(at) = s.bytes().position(|b| b == 0) {
-            return Err(Error::new(ErrorKind::Unrepresentable(format!(
-                "{s:?} holds a NUL at byte {at}, where Godot's readers stop"
-            ))));
+        if crate::words::has_nul(s.as_bytes()) {
+            return Err(nul_inside(s));
         }
         // The engines' UTF-8 readers drop a leading BOM: one more keeps the string's.
         let bom = if s.starts_with('\u{FEFF}') {
@@ -139,16 +137,24 @@ impl<W: io::Write> Serializer<W> {
         Ok(Compound { ser: self })
     }
 
+    #[inline]
     fn float(&mut self, v: f32) -> Result<()> {
-        if std::mem::take(&mut self.half) {
-            return match super::half::narrow(v) {
-                Some(bits) => bits.put(self),
-                None => Err(Error::new(ErrorKind::Unrepresentable(format!(
-                    "{v} is no half-precision float"
-                )))),
-            };
+        if self.half {
+            return self.half(v);
         }
         v.put(self)
+    }
+
+    /// Inside a [`Half`](super::Half): `v` as its binary16 bits.
+    #[cold]
+    fn half(&mut self, v: f32) -> Result<()> {
+        self.half = false;
+        match super::half::narrow(v) {
+            Some(bits) => bits.put(self),
+            None => Err(Error::new(ErrorKind::Unrepresentable(format!(
+                "{v} is no half-precision float"
+            )))),
+        }
     }
 
     /// Serializes `value` with `change` applied to the settings, then restores them.
@@ -163,6 +169,14 @@ impl<W: io::Write> Serializer<W> {
         self.cfg = saved;
         r
     }
+}
+
+#[cold]
+fn nul_inside(s: &str) -> Error {
+    let at = s.bytes().position(|b| b == 0).unwrap_or_default();
+    Error::new(ErrorKind::Unrepresentable(format!(
+        "{s:?} holds a NUL at byte {at}, where Godot's readers stop"
+    )))
 }
 
 /// U+FEFF in UTF-8.
