@@ -549,14 +549,16 @@ impl<'de> de::SeqAccess<'de> for Floats<'_> {
 
     #[inline]
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
-        let Some((word, rest)) = self.bytes.split_first_chunk::<4>() else {
+        if self.bytes.len() < 4 {
             return Ok(None);
-        };
+        }
+        let (word, rest) = self.bytes.split_at(4);
         self.bytes = rest;
+        let word = crate::words::le::<4>(word);
         let v = if self.big {
-            f32::from_be_bytes(*word)
+            f32::from_be_bytes(word)
         } else {
-            f32::from_le_bytes(*word)
+            f32::from_le_bytes(word)
         };
         seed.deserialize(de::value::F32Deserializer::new(v))
             .map(Some)
