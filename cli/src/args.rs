@@ -28,6 +28,9 @@ pub enum Command {
     Proxy(ProxyArgs),
     /// Plays a proxy log's client side against a server and compares the replies.
     Replay(ReplayArgs),
+    /// A packet in a game's own StreamPeer layout (put_u8, put_float, ...), field by
+    /// field with byte offsets, from a layout such as "u8 str0 vec3 quat".
+    Raw(RawArgs),
 }
 
 /// Which engine's bytes: `2`, `3`, `4`, or `auto` (detected from the first value).
@@ -139,6 +142,37 @@ pub struct DecodeArgs {
     /// refuses them by default, and so does this.
     #[arg(long)]
     pub allow_objects: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct RawArgs {
+    /// The packet's fields in order, separated by spaces or commas: u8 i8 u16 i16 u32
+    /// i32 u64 i64 half f32 f64 bool str0 utf8 str3 str4 var vec2 vec3 quat color
+    /// bytes rest.
+    #[arg(long)]
+    pub layout: String,
+    /// The packet; standard input when absent.
+    pub file: Option<PathBuf>,
+    /// How the input spells the bytes.
+    #[arg(long, value_enum, default_value = "raw")]
+    pub input: BytesFormat,
+    /// Numbers and length prefixes are big-endian (StreamPeer.big_endian = true).
+    #[arg(long)]
+    pub big_endian: bool,
+    /// The width of the count before `bytes`.
+    #[arg(long, value_enum, default_value = "u32")]
+    pub count: CountArg,
+    /// Which engine's Variant bytes `var` fields hold.
+    #[arg(long, value_enum, default_value = "4")]
+    pub dialect: DialectOut,
+}
+
+/// A count prefix width.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CountArg {
+    U8,
+    U16,
+    U32,
 }
 
 #[derive(Args, Debug)]

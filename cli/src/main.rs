@@ -3,7 +3,7 @@
 //! Every command is a thin layer over the `godot_bin` library: the text form is
 //! `godot_bin::text`, the dissection `godot_bin::dissect`, the JSON mapping
 //! `godot_bin::json`, dialect detection `Dialect::detect`, encrypted saves
-//! `godot_bin::framing::encrypted`.
+//! `godot_bin::framing::encrypted`, raw packets `godot_bin::raw::Layout`.
 
 mod args;
 mod convert;
@@ -12,6 +12,7 @@ mod encode;
 mod frames;
 mod input;
 mod proxy;
+mod raw;
 mod replay;
 mod traffic;
 mod tree;
@@ -36,6 +37,7 @@ fn main() -> ExitCode {
             Command::Convert(a) => convert::run(a),
             Command::Proxy(a) => proxy::run(a),
             Command::Replay(a) => replay::run(a),
+            Command::Raw(a) => raw::run(a),
         });
     let result = match worker.map(|w| w.join()) {
         Ok(Ok(result)) => result,

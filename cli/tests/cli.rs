@@ -729,3 +729,72 @@ fn encrypted_saves_both_ways() {
     assert_refused(&out, "huge GDEC length");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `godot-bin raw` on a packet Godot 4 wrote with StreamPeerBuffer
+/// (tests/fixtures/raw/godot4.6.jsonl, from tests/oracle/rawfacts4.gd).
+#[test]
+fn raw_prints_a_games_own_packet_field_by_field() {
+    let line = std::fs::read_to_string(root().join("tests/fixtures/raw/godot4.6.jsonl"))
+        .unwrap()
+        .lines()
+        .find(|l| l.contains("freeblox_stream_transform"))
+        .unwrap()
+        .to_string();
+    let hex: String = serde_json::from_str::<serde_json::Value>(&line).unwrap()["hex"]
+        .as_str()
+        .unwrap()
+        .into();
+    let dir = tempdir();
+    let file = dir.join("packet.hex");
+    std::fs::write(&file, &hex).unwrap();
+    let o = run(&[
+        "raw",
+        "--layout",
+        "u8 str0 vec3 quat vec3 vec3",
+        "--input",
+        "hex",
+        file.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "     0  u8     8\n\
+         \x20    1  str0   \"obj-9\"\n\
+         \x20    7  vec3   Vector3( 1.5, -2, 0.25 )\n\
+         \x20   19  quat   Quat( 0, 0.707107, 0, 0.707107 )\n\
+         \x20   35  vec3   Vector3( 0, 0, 0 )\n\
+         \x20   47  vec3   Vector3( 0, 3.5, 0 )\n"
+    );
+    // A layout longer than the packet: the error names the offset.
+    let o = run(&[
+        "raw",
+        "--layout",
+        "u8 str0 vec3 quat vec3 vec3 u8",
+        "--input",
+        "hex",
+        file.to_str().unwrap(),
+    ]);
+    assert_refused(&o, "truncated");
+    assert!(stderr(&o).contains("offset 59"), "{}", stderr(&o));
+    // Bytes the layout does not cover, and a field name that does not exist.
+    let o = run(&[
+        "raw",
+        "--layout",
+        "u8 str0",
+        "--input",
+        "hex",
+        file.to_str().unwrap(),
+    ]);
+    assert_refused(&o, "trailing");
+    let o = run(&[
+        "raw",
+        "--layout",
+        "u8 vector9",
+        "--input",
+        "hex",
+        file.to_str().unwrap(),
+    ]);
+    assert_refused(&o, "unknown field");
+    assert!(stderr(&o).contains("vector9"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
