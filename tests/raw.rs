@@ -681,3 +681,37 @@ fn every_string_style_round_trips() {
         .tests(2000)
         .quickcheck(prop as fn(String, bool) -> bool);
 }
+
+/// Over TCP, raw packets travel in the crate's length-prefixed frames (here
+/// `PacketPeerStream`'s): `Framing::prefix` writes them, `VarReader::next_frame` cuts
+/// them, and each frame is one raw packet.
+#[test]
+fn raw_packets_in_length_prefixed_frames() {
+    use godot_bin::framing::{Framing, VarReader};
+    let cfg = protocol::config();
+    let packets = [
+        Packet::Keepalive,
+        Packet::PlayerJoin {
+            player: "p".into(),
+            name: "Ann".into(),
+        },
+        Packet::StreamAsset {
+            path: "a".into(),
+            name: "b".into(),
+            kind: "Mesh".into(),
+            data: vec![1, 2, 3],
+        },
+    ];
+    let mut stream = Vec::new();
+    for p in &packets {
+        let bytes = cfg.to_vec(p).unwrap();
+        stream.extend_from_slice(&Framing::PacketPeerStream.prefix(bytes.len()).unwrap());
+        stream.extend_from_slice(&bytes);
+    }
+    let mut reader = VarReader::new(&stream[..], Framing::PacketPeerStream);
+    let mut got = Vec::new();
+    while let Some(frame) = reader.next_frame().unwrap() {
+        got.push(cfg.from_slice::<Packet>(frame).unwrap());
+    }
+    assert_eq!(got, packets);
+}

@@ -33,6 +33,13 @@
 //! they hold with `#[serde(with = ...)]`: [`str0`], [`utf8`], [`string3`], [`string4`],
 //! [`count8`], [`count16`], [`count32`], [`rest`], [`tag8`], [`tag16`], [`tag32`].
 //!
+//! Packets and messages: over WebSocket, ENet or UDP one message is one packet
+//! ([`from_slice`] on it). Over TCP, put each packet in the crate's length-prefixed
+//! frames ([`Framing::prefix`](crate::framing::Framing::prefix) to write,
+//! [`VarReader::next_frame`](crate::framing::VarReader::next_frame) to cut).
+//! `examples/freeblox` is a whole game protocol served this way, with its Godot 4
+//! client.
+//!
 //! ```
 //! use serde::{Deserialize, Serialize};
 //! use godot_bin::{raw, Vector3};
