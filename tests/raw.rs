@@ -715,3 +715,53 @@ fn raw_packets_in_length_prefixed_frames() {
     }
     assert_eq!(got, packets);
 }
+
+/// `to_vec` takes math values in one piece; `to_writer` (any `io::Write`) field by
+/// field. Both give the same floats, in either byte order, for every math type.
+#[test]
+fn math_values_in_one_piece_match_field_by_field() {
+    use godot_bin::{
+        Aabb, Basis, Color, Plane, Projection, Rect2, Transform, Transform2D, Vector2, Vector4,
+    };
+    fn same<T: Serialize + for<'de> Deserialize<'de> + PartialEq + std::fmt::Debug>(
+        v: T,
+        n: usize,
+    ) {
+        for big in [false, true] {
+            let cfg = Config::new().big_endian(big);
+            let whole = cfg.to_vec(&v).unwrap();
+            let mut parts = Vec::new();
+            cfg.to_writer(std::io::Cursor::new(&mut parts), &v).unwrap();
+            assert_eq!(whole, parts, "{v:?} big {big}");
+            assert_eq!(whole.len(), 4 * n);
+            assert_eq!(cfg.from_slice::<T>(&whole).unwrap(), v);
+        }
+    }
+    let f = |i: usize| 1.5 + i as f32;
+    same(Vector2::new(f(0), -f(1)), 2);
+    same(Vector3::new(f(0), -f(1), f(2)), 3);
+    same(Vector4::new(f(0), f(1), f(2), f(3)), 4);
+    same(Quat::new(f(0), f(1), -f(2), f(3)), 4);
+    same(Color::new(f(0), f(1), f(2), f(3)), 4);
+    same(Rect2::new(f(0), f(1), f(2), f(3)), 4);
+    same(Plane::new(f(0), f(1), f(2), f(3)), 4);
+    same(
+        Transform2D::new(
+            Vector2::new(f(0), f(1)),
+            Vector2::new(f(2), f(3)),
+            Vector2::new(f(4), f(5)),
+        ),
+        6,
+    );
+    same(
+        Aabb::new(
+            Vector3::new(f(0), f(1), f(2)),
+            Vector3::new(f(3), f(4), f(5)),
+        ),
+        6,
+    );
+    let basis = Basis::from_rows([[f(0), f(1), f(2)], [f(3), f(4), f(5)], [f(6), f(7), f(8)]]);
+    same(basis, 9);
+    same(Transform::new(basis, Vector3::new(f(9), f(10), f(11))), 12);
+    same(Projection::default(), 16);
+}

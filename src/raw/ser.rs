@@ -7,6 +7,7 @@ use serde::ser::{self, Serialize};
 use super::config::{Config, Count, Endian, Strings, Width};
 use super::marker::{variant_id, Marker};
 use crate::error::{Error, ErrorKind, Result};
+use crate::table::Layout;
 
 /// Serializes values in the raw `StreamPeer` layout to any `io::Write` (a `Vec<u8>`
 /// among them), as it goes: every count is known before its items.
@@ -23,6 +24,15 @@ pub struct Serializer<W> {
     cfg: Config,
     /// Inside a [`Half`](super::Half): the next float is written as binary16.
     half: bool,
+    /// A math value's floats come next, as their little-endian bytes.
+    floats: bool,
+}
+
+/// Whether `S` is the raw serializer of `to_vec` (into a `Vec<u8>`), which takes a math
+/// value's floats in one piece as bytes.
+#[inline]
+pub(crate) fn is_vec_serializer<S: ?Sized>() -> bool {
+    typeid::of::<S>() == typeid::of::<&mut Serializer<&mut Vec<u8>>>()
 }
 
 impl<W: io::Write> Serializer<W> {
@@ -32,6 +42,7 @@ impl<W: io::Write> Serializer<W> {
             out,
             cfg,
             half: false,
+            floats: false,
         }
     }
 
@@ -157,6 +168,20 @@ impl<W: io::Write> Serializer<W> {
         }
     }
 
+    /// A math value's floats given as little-endian bytes, in the stream's order.
+    #[inline]
+    fn floats(&mut self, v: &[u8]) -> Result<()> {
+        match self.cfg.endian {
+            Endian::Little => self.write(v),
+            Endian::Big => {
+                for f in v.chunks_exact(4) {
+                    self.write(&[f[3], f[2], f[1], f[0]])?;
+                }
+                Ok(())
+            }
+        }
+    }
+
     /// Serializes `value` with `change` applied to the settings, then restores them.
     fn with<T: ?Sized + Serialize>(
         &mut self,
@@ -208,6 +233,17 @@ macro_rules! number {
     )*};
 }
 number!(u8, i8, u16, i16, u32, i32, u64, i64, f32, f64);
+
+/// Whether `name` is the reserved name of a Godot math type (folds for a constant).
+#[inline(always)]
+fn is_math(name: &str) -> bool {
+    match crate::marker::Marker::lookup(name) {
+        Some(crate::marker::Marker::Type(ty)) => {
+            matches!(ty.layout(), Layout::Reals(_) | Layout::F32s(_))
+        }
+        _ => false,
+    }
+}
 
 #[cold]
 fn no_128(v: &dyn std::fmt::Display) -> Error {
@@ -298,7 +334,11 @@ impl<'a, W: io::Write> ser::Serializer for &'a mut Serializer<W> {
     fn serialize_str(self, v: &str) -> Result<()> {
         self.string(v)
     }
+    #[inline]
     fn serialize_bytes(self, v: &[u8]) -> Result<()> {
+        if std::mem::take(&mut self.floats) {
+            return self.floats(v);
+        }
         self.count(v.len())?;
         self.write(v)
     }
@@ -326,12 +366,24 @@ impl<'a, W: io::Write> ser::Serializer for &'a mut Serializer<W> {
     ) -> Result<()> {
         self.tag(i, variant)
     }
-    #[inline]
+    // Always inlined: the reserved names of constant callers fold.
+    #[inline(always)]
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,
         name: &'static str,
         value: &T,
     ) -> Result<()> {
+        if is_math(name) {
+            // A math value's floats in one piece (see `types::math::ser_floats`).
+            self.floats = true;
+            let r = value.serialize(&mut *self);
+            if std::mem::take(&mut self.floats) {
+                return Err(Error::new(ErrorKind::Message(
+                    "a math value's newtype holds its floats' bytes".into(),
+                )));
+            }
+            return r;
+        }
         match Marker::lookup(name) {
             None => value.serialize(self),
             Some(Marker::Strings(s)) => self.with(|c| c.strings = s, value),

@@ -27,8 +27,10 @@ pub(crate) trait Floats: Sized {
 pub(crate) fn ser_floats<T: Floats, S: Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
     let mut buf = [0f32; 16];
     v.write(&mut buf[..T::N]);
-    if cfg!(target_endian = "little") && crate::ser::is_serializer::<S>() {
-        // Ours: header and floats in one piece, not a field at a time.
+    if cfg!(target_endian = "little")
+        && (crate::ser::is_serializer::<S>() || crate::raw::is_vec_serializer::<S>())
+    {
+        // Ours (Variant or raw): the floats in one piece, not a field at a time.
         return s.serialize_newtype_struct(T::MARKER, &WireFloats(&buf[..T::N]));
     }
     let mut t = s.serialize_tuple_struct(T::MARKER, T::N)?;
