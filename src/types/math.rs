@@ -10,6 +10,8 @@ use serde::ser::{Serialize, SerializeTupleStruct, Serializer};
 /// A math type with a fixed number of `f32` on the wire, in wire order.
 pub(crate) trait Floats: Sized {
     const N: usize;
+    /// `[f32; N]`: a buffer of exactly the wire floats (no 16-float scratch to clear).
+    type Buf: Default + AsRef<[f32]> + AsMut<[f32]>;
     const MARKER: &'static str;
     const NAME: &'static str;
     fn write(&self, out: &mut [f32]);
@@ -25,16 +27,17 @@ pub(crate) trait Floats: Sized {
 
 #[inline]
 pub(crate) fn ser_floats<T: Floats, S: Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
-    let mut buf = [0f32; 16];
-    v.write(&mut buf[..T::N]);
+    let mut buf = T::Buf::default();
+    v.write(buf.as_mut());
+    let buf = buf.as_ref();
     if cfg!(target_endian = "little")
         && (crate::ser::is_serializer::<S>() || crate::raw::is_vec_serializer::<S>())
     {
         // Ours (Variant or raw): the floats in one piece, not a field at a time.
-        return s.serialize_newtype_struct(T::MARKER, &WireFloats(&buf[..T::N]));
+        return s.serialize_newtype_struct(T::MARKER, &WireFloats(buf));
     }
     let mut t = s.serialize_tuple_struct(T::MARKER, T::N)?;
-    for f in &buf[..T::N] {
+    for f in buf {
         t.serialize_field(f)?;
     }
     t.end()
@@ -83,6 +86,7 @@ macro_rules! math_type {
     ($ty:ident, $name:literal, $n:literal, |$s:ident, $o:ident| $write:block, |$v:ident| $read:expr) => {
         impl $crate::types::math::Floats for $ty {
             const N: usize = $n;
+            type Buf = [f32; $n];
             const MARKER: &'static str = $crate::VariantType::$ty.marker();
             const NAME: &'static str = $name;
             #[inline]
