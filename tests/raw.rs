@@ -765,3 +765,64 @@ fn math_values_in_one_piece_match_field_by_field() {
     same(Transform::new(basis, Vector3::new(f(9), f(10), f(11))), 12);
     same(Projection::default(), 16);
 }
+
+/// Found in review: the fixes for counted zero-byte items, clashing ids, nested
+/// `rest`, `from_reader`'s limit and the offsets of visitor errors.
+#[test]
+fn review_findings_stay_fixed() {
+    use std::num::{NonZeroU32, NonZeroU8};
+    let cfg = Config::new();
+    // Every item of a sequence takes a byte, on both sides: no quadratic decode of
+    // zero-byte items, and nothing written that could not be read.
+    let mut nested = vec![2, 0, 0, 0];
+    nested.extend_from_slice(&[4, 0, 0, 0, 0, 0, 0, 0]);
+    let (kind, at) = fails::<Vec<Vec<()>>>(cfg, &nested);
+    assert!(
+        matches!(kind, ErrorKind::Message(m) if m.contains("no bytes")),
+        "at {at:?}"
+    );
+    assert_eq!(at, Some(8));
+    let err = cfg.to_vec(&vec![(); 3]).unwrap_err();
+    assert!(matches!(err.kind(), ErrorKind::Unrepresentable(_)), "{err}");
+    // Two variants with one id are refused, not decoded as the first.
+    #[derive(Serialize, Deserialize, Debug)]
+    enum Clash {
+        #[serde(rename = "1")]
+        A,
+        B,
+    }
+    let (kind, at) = fails::<Clash>(cfg, &cfg.to_vec(&Clash::B).unwrap());
+    assert!(
+        matches!(&kind, ErrorKind::InvalidValue { expected, .. } if expected.contains("not two")),
+        "{kind:?}"
+    );
+    assert_eq!(at, Some(0));
+    // `rest` runs only the outermost sequence to the end; what it holds is counted.
+    #[derive(Serialize, Deserialize, PartialEq, Debug)]
+    struct Tail(u8, #[serde(with = "raw::rest")] Vec<Vec<u8>>);
+    let tail = Tail(7, vec![vec![1], vec![2, 3]]);
+    let bytes = cfg.to_vec(&tail).unwrap();
+    assert_eq!(hex(&bytes), "07010000000102000000 0203".replace(' ', ""));
+    assert_eq!(cfg.from_slice::<Tail>(&bytes).unwrap(), tail);
+    // from_reader reads at most max_bytes of the Variant settings.
+    let limited = cfg.variant(godot_bin::Config::new().max_bytes(1024));
+    let err = limited
+        .from_reader::<_, Vec<u8>>(std::io::repeat(0))
+        .unwrap_err();
+    assert!(
+        matches!(err.kind(), ErrorKind::LimitExceeded(1024)),
+        "{err}"
+    );
+    // A visitor's error belongs to the item it was given.
+    assert_eq!(fails::<NonZeroU32>(cfg, &[0; 4]).1, Some(0));
+    #[derive(Deserialize, Debug)]
+    enum E {
+        #[allow(dead_code)]
+        A(NonZeroU8),
+    }
+    assert_eq!(fails::<E>(cfg, &[0, 0]).1, Some(1));
+    assert_eq!(fails::<(u8, Option<NonZeroU8>)>(cfg, &[9, 1, 0]).1, Some(2));
+    let (kind, at) = fails::<Tree>(cfg, &[1; 129]);
+    assert!(matches!(kind, ErrorKind::DepthLimit(_)), "{kind:?}");
+    assert_eq!(at, Some(godot_bin::DEFAULT_MAX_DEPTH));
+}

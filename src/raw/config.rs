@@ -1,13 +1,13 @@
 //! The settings of the raw layout: what the GDScript on the other side does.
 
-use std::io;
+use std::io::{self, Read};
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use super::de::Deserializer;
 use super::ser::Serializer;
-use crate::error::Result;
+use crate::error::{Error, ErrorKind, Result};
 
 /// Byte order of numbers and length prefixes (`StreamPeer.big_endian`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -66,7 +66,8 @@ pub enum Count {
     #[default]
     U32,
     /// No count: the items run to the end of the message, so this can only be the
-    /// last field (a packet's trailing payload).
+    /// last field (a packet's trailing payload). Only the outermost sequence: what it
+    /// holds is counted with `u32`.
     Rest,
 }
 
@@ -161,7 +162,7 @@ impl Config {
     /// Reads one `T` that fills `bytes` exactly; strings and byte slices borrow.
     pub fn from_slice<'de, T: Deserialize<'de>>(&self, bytes: &'de [u8]) -> Result<T> {
         let mut de = Deserializer::from_slice(bytes, *self);
-        let value = T::deserialize(&mut de).map_err(|e| e.or_at(de.position()))?;
+        let value = T::deserialize(&mut de).map_err(|e| e.or_at(de.last_item()))?;
         de.end()?;
         Ok(value)
     }
@@ -173,15 +174,22 @@ impl Config {
         bytes: &'de [u8],
     ) -> Result<(T, usize)> {
         let mut de = Deserializer::from_slice(bytes, *self);
-        let value = T::deserialize(&mut de).map_err(|e| e.or_at(de.position()))?;
+        let value = T::deserialize(&mut de).map_err(|e| e.or_at(de.last_item()))?;
         Ok((value, de.position()))
     }
 
     /// Reads one `T` from `reader`, which must end right after it (a packet's bytes:
     /// read to its end, which bounds the memory by what the reader delivers).
-    pub fn from_reader<R: io::Read, T: DeserializeOwned>(&self, mut reader: R) -> Result<T> {
+    pub fn from_reader<R: io::Read, T: DeserializeOwned>(&self, reader: R) -> Result<T> {
+        // At most `max_bytes` of the Variant settings, and one more to tell it was more.
+        let limit = self.variant.max_bytes;
         let mut bytes = Vec::new();
-        reader.read_to_end(&mut bytes)?;
+        reader
+            .take((limit as u64).saturating_add(1))
+            .read_to_end(&mut bytes)?;
+        if bytes.len() > limit {
+            return Err(Error::at(ErrorKind::LimitExceeded(limit), limit));
+        }
         self.from_slice(&bytes)
     }
 }

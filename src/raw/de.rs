@@ -12,9 +12,10 @@ use crate::table::Layout;
 /// Reads the raw layout from a byte slice; strings and byte slices borrow from it.
 ///
 /// Every length and count is checked against the bytes left before anything is
-/// allocated, containers may nest at most the depth limit of
-/// [`Config::variant`](super::Config::variant) (for recursive types), and every error
-/// carries the byte offset where the failing item starts.
+/// allocated, and errors carry the byte offset of the item that failed. Every struct,
+/// tuple, sequence, map, `Option` and enum counts as a level against the depth limit of
+/// [`Config::variant`](super::Config::variant) (for recursive types; the encoder has
+/// none, so a deeper value needs a higher limit to be read back).
 ///
 /// ```
 /// use serde::Deserialize;
@@ -26,6 +27,8 @@ use crate::table::Layout;
 pub struct Deserializer<'de> {
     input: &'de [u8],
     pos: usize,
+    /// Where the last item read started: the offset of an error a visitor returns.
+    last: usize,
     cfg: Config,
     depth: usize,
     /// Inside a [`Half`](super::Half): the next float is binary16.
@@ -38,6 +41,7 @@ impl<'de> Deserializer<'de> {
         Deserializer {
             input,
             pos: 0,
+            last: 0,
             cfg,
             depth: 0,
             half: false,
@@ -47,6 +51,11 @@ impl<'de> Deserializer<'de> {
     /// Bytes consumed so far: after a value, its length.
     pub fn position(&self) -> usize {
         self.pos
+    }
+
+    /// Where the last item read started: where an error without an offset belongs.
+    pub(crate) fn last_item(&self) -> usize {
+        self.last
     }
 
     /// Fails with `TrailingBytes` unless the input is used up.
@@ -65,6 +74,7 @@ impl<'de> Deserializer<'de> {
     /// The next `n` bytes, borrowed.
     #[inline]
     fn take(&mut self, n: usize, what: &'static str) -> Result<&'de [u8]> {
+        self.last = self.pos;
         match self.input.get(self.pos..self.pos.wrapping_add(n)) {
             Some(b) if n <= self.left() => {
                 self.pos += n;
@@ -174,10 +184,42 @@ impl<'de> Deserializer<'de> {
         Ok(())
     }
 
-    /// Items of a sequence, a tuple or a struct: `Some(n)`, or to the end.
-    fn items<V: Visitor<'de>>(&mut self, n: Option<usize>, visitor: V) -> Result<V::Value> {
+    /// Fields of a tuple or a struct.
+    fn fields<V: Visitor<'de>>(&mut self, n: usize, visitor: V) -> Result<V::Value> {
         self.nest()?;
-        let r = visitor.visit_seq(Items { de: self, left: n });
+        let r = visitor.visit_seq(Items {
+            de: self,
+            left: Some(n),
+            counted: false,
+        });
+        self.depth -= 1;
+        r
+    }
+
+    /// A sequence or a map after its count (`None`: to the end, and then only this
+    /// outermost one: what it holds is counted again).
+    fn counted<V: Visitor<'de>>(
+        &mut self,
+        n: Option<usize>,
+        map: bool,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.nest()?;
+        let saved = self.cfg.count;
+        if n.is_none() {
+            self.cfg.count = Count::U32;
+        }
+        let items = Items {
+            de: self,
+            left: n,
+            counted: true,
+        };
+        let r = if map {
+            visitor.visit_map(items)
+        } else {
+            visitor.visit_seq(items)
+        };
+        self.cfg.count = saved;
         self.depth -= 1;
         r
     }
@@ -377,7 +419,8 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         if self.flag("an Option's presence flag")? {
             self.nest()?;
-            let r = visitor.visit_some(&mut *self);
+            let at = self.pos;
+            let r = visitor.visit_some(&mut *self).map_err(|e| e.or_at(at));
             self.depth -= 1;
             r
         } else {
@@ -419,12 +462,12 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let n = self.count("a sequence count")?;
-        self.items(n, visitor)
+        self.counted(n, false, visitor)
     }
 
     #[inline]
     fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
-        self.items(Some(len), visitor)
+        self.fields(len, visitor)
     }
 
     /// Inlined so that the marker lookup of a constant name folds: a Godot math type
@@ -439,18 +482,15 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         match crate::marker::Marker::lookup(name) {
             Some(crate::marker::Marker::Type(ty)) => match ty.layout() {
                 Layout::Reals(n) | Layout::F32s(n) => self.floats(n, visitor),
-                _ => self.items(Some(len), visitor),
+                _ => self.fields(len, visitor),
             },
-            _ => self.items(Some(len), visitor),
+            _ => self.fields(len, visitor),
         }
     }
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let n = self.count("a map count")?;
-        self.nest()?;
-        let r = visitor.visit_map(Items { de: self, left: n });
-        self.depth -= 1;
-        r
+        self.counted(n, true, visitor)
     }
 
     #[inline]
@@ -460,7 +500,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        self.items(Some(fields.len()), visitor)
+        self.fields(fields.len(), visitor)
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -472,15 +512,23 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         let at = self.pos;
         let id = self.tag()?;
         let Some(index) = variant_index(id, variants) else {
+            let ids = ids(variants);
+            let expected = if ids.split(", ").filter(|i| *i == id.to_string()).count() > 1 {
+                format!("one variant of {name} with it, not two (ids {ids})")
+            } else {
+                format!("an id of {name} ({ids})")
+            };
             return Err(Error::at(
                 ErrorKind::InvalidValue {
                     found: format!("variant id {id}"),
-                    expected: format!("an id of {name} ({})", ids(variants)),
+                    expected,
                 },
                 at,
             ));
         };
-        self.nest()?;
+        // A depth error belongs to the enum, at its id.
+        self.nest()
+            .map_err(|_| Error::at(ErrorKind::DepthLimit(self.cfg.variant.max_depth), at))?;
         let r = visitor.visit_enum(Enum { de: self, index });
         self.depth -= 1;
         r
@@ -497,7 +545,13 @@ fn variant_index(id: u32, variants: &'static [&'static str]) -> Option<u32> {
     if !has_numbered(variants) {
         return ((id as usize) < variants.len()).then_some(id);
     }
-    if let Some(i) = variants.iter().position(|v| numeric(v) == Some(id)) {
+    // Two variants with this id (one named by it, one at this index): ambiguous.
+    let named = variants.iter().position(|v| numeric(v) == Some(id));
+    let indexed = variants.get(id as usize).filter(|v| numeric(v).is_none());
+    if named.is_some() && indexed.is_some() {
+        return None;
+    }
+    if let Some(i) = named {
         return Some(i as u32);
     }
     variants
@@ -512,18 +566,18 @@ fn variant_index(id: u32, variants: &'static [&'static str]) -> Option<u32> {
 #[inline]
 fn has_numbered(variants: &'static [&'static str]) -> bool {
     thread_local! {
-        static LAST: std::cell::Cell<(usize, bool)> = const { std::cell::Cell::new((0, false)) };
+        static LAST: std::cell::Cell<(usize, usize, bool)> = const { std::cell::Cell::new((0, 0, false)) };
     }
-    let key = variants.as_ptr() as usize ^ variants.len();
+    let (ptr, len) = (variants.as_ptr() as usize, variants.len());
     LAST.with(|last| {
-        let (k, numbered) = last.get();
-        if k == key && key != 0 {
+        let (p, l, numbered) = last.get();
+        if (p, l) == (ptr, len) {
             return numbered;
         }
         let numbered = variants
             .iter()
             .any(|v| v.as_bytes().first().is_some_and(u8::is_ascii_digit));
-        last.set((key, numbered));
+        last.set((ptr, len, numbered));
         numbered
     })
 }
@@ -569,10 +623,23 @@ impl<'de> de::SeqAccess<'de> for Floats<'_> {
     }
 }
 
+/// Every item of a sequence (and key of a map) takes a byte: a count of zero-byte items
+/// would cost time without input, and `Rest` would never end.
+#[cold]
+fn no_bytes(at: usize) -> Error {
+    Error::at(
+        ErrorKind::Message("an item of a sequence or map that takes no bytes".into()),
+        at,
+    )
+}
+
 /// Items that follow each other: `left` of them, or (`None`) up to the end.
 struct Items<'a, 'de> {
     de: &'a mut Deserializer<'de>,
     left: Option<usize>,
+    /// The items of a sequence or map (not the fields of a tuple or struct): each must
+    /// take at least a byte, which bounds their number by the input's size.
+    counted: bool,
 }
 
 impl Items<'_, '_> {
@@ -600,12 +667,8 @@ impl<'de> de::SeqAccess<'de> for Items<'_, 'de> {
         }
         let at = self.de.pos;
         let item = seed.deserialize(&mut *self.de).map_err(|e| e.or_at(at))?;
-        if self.left.is_none() && self.de.pos == at {
-            // Items of no bytes would never reach the end.
-            return Err(Error::at(
-                ErrorKind::Message("an item of a rest-of-message sequence takes no bytes".into()),
-                at,
-            ));
+        if self.counted && self.de.pos == at {
+            return Err(no_bytes(at));
         }
         Ok(Some(item))
     }
@@ -624,11 +687,8 @@ impl<'de> de::MapAccess<'de> for Items<'_, 'de> {
         }
         let at = self.de.pos;
         let key = seed.deserialize(&mut *self.de).map_err(|e| e.or_at(at))?;
-        if self.left.is_none() && self.de.pos == at {
-            return Err(Error::at(
-                ErrorKind::Message("a key of a rest-of-message map takes no bytes".into()),
-                at,
-            ));
+        if self.counted && self.de.pos == at {
+            return Err(no_bytes(at));
         }
         Ok(Some(key))
     }
@@ -667,13 +727,15 @@ impl<'de> de::VariantAccess<'de> for Enum<'_, 'de> {
     }
 
     fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
-        seed.deserialize(self.de)
+        let at = self.de.pos;
+        seed.deserialize(&mut *self.de).map_err(|e| e.or_at(at))
     }
 
     fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
         visitor.visit_seq(Items {
             de: self.de,
             left: Some(len),
+            counted: false,
         })
     }
 
@@ -685,6 +747,7 @@ impl<'de> de::VariantAccess<'de> for Enum<'_, 'de> {
         visitor.visit_seq(Items {
             de: self.de,
             left: Some(fields.len()),
+            counted: false,
         })
     }
 }

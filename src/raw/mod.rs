@@ -27,7 +27,15 @@
 //!
 //! An enum's id is its variant's index, unless the variant is named by a number
 //! (`#[serde(rename = "17")]`): then that number. So ids with gaps (0, 1, 5, 17) need no
-//! placeholder variants.
+//! placeholder variants. Number every variant or none: an id that is both a number
+//! and another variant's index is refused on decode. An unknown id is an error (a
+//! `#[serde(other)]` variant never sees it).
+//!
+//! Every item of a sequence or map takes at least a byte (a `Vec<()>` is refused),
+//! which bounds a count by the bytes left. [`Count::Rest`] runs only the outermost
+//! sequence to the end of the message; what it holds is counted (`u32`). Strings and
+//! byte slices borrow from the input, but for `put_string` strings with characters
+//! above 0x7F, which are decoded (Latin-1) into a `String`.
 //!
 //! Fields can change the string style, the count width or the id width for everything
 //! they hold with `#[serde(with = ...)]`: [`str0`], [`utf8`], [`string3`], [`string4`],

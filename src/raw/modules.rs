@@ -69,7 +69,7 @@ layout_module! {
     count8, "count8", "Sequences counted by a `u8` ([`Count::U8`](super::Count::U8)).";
     count16, "count16", "Sequences counted by a `u16` ([`Count::U16`](super::Count::U16)).";
     count32, "count32", "Sequences counted by a `u32` ([`Count::U32`](super::Count::U32)).";
-    rest, "rest", "A last field whose items (or bytes) run to the end of the message ([`Count::Rest`](super::Count::Rest)).";
+    rest, "rest", "A last field whose items (or bytes) run to the end of the message ([`Count::Rest`](super::Count::Rest)); sequences inside it are counted (`u32`).";
     tag8, "tag8", "Enum variant ids as `u8` ([`Width::U8`](super::Width::U8)).";
     tag16, "tag16", "Enum variant ids as `u16` ([`Width::U16`](super::Width::U16)).";
     tag32, "tag32", "Enum variant ids as `u32` ([`Width::U32`](super::Width::U32)).";

@@ -26,6 +26,8 @@ pub struct Serializer<W> {
     half: bool,
     /// A math value's floats come next, as their little-endian bytes.
     floats: bool,
+    /// Bytes written so far: an item of a sequence must write some.
+    written: usize,
 }
 
 /// Whether `S` is the raw serializer of `to_vec` (into a `Vec<u8>`), which takes a math
@@ -43,6 +45,7 @@ impl<W: io::Write> Serializer<W> {
             cfg,
             half: false,
             floats: false,
+            written: 0,
         }
     }
 
@@ -53,6 +56,7 @@ impl<W: io::Write> Serializer<W> {
 
     #[inline]
     fn write(&mut self, b: &[u8]) -> Result<()> {
+        self.written = self.written.wrapping_add(b.len());
         self.out.write_all(b).map_err(Error::from)
     }
 
@@ -136,8 +140,10 @@ impl<W: io::Write> Serializer<W> {
     /// A sequence or map: its count, which must be known unless the items run to the
     /// end of the message.
     fn open(&mut self, len: Option<usize>) -> Result<Compound<'_, W>> {
+        let saved = self.cfg.count;
         match (len, self.cfg.count) {
-            (_, Count::Rest) => {}
+            // Only this outermost sequence runs to the end: what it holds is counted.
+            (_, Count::Rest) => self.cfg.count = Count::U32,
             (Some(n), _) => self.count(n)?,
             (None, _) => {
                 return Err(Error::new(ErrorKind::Message(
@@ -145,7 +151,10 @@ impl<W: io::Write> Serializer<W> {
                 )))
             }
         }
-        Ok(Compound { ser: self })
+        Ok(Compound {
+            ser: self,
+            counted: Some(saved),
+        })
     }
 
     #[inline]
@@ -422,11 +431,17 @@ impl<'a, W: io::Write> ser::Serializer for &'a mut Serializer<W> {
     }
     #[inline]
     fn serialize_tuple(self, _len: usize) -> Result<Compound<'a, W>> {
-        Ok(Compound { ser: self })
+        Ok(Compound {
+            ser: self,
+            counted: None,
+        })
     }
     #[inline]
     fn serialize_tuple_struct(self, _name: &'static str, _len: usize) -> Result<Compound<'a, W>> {
-        Ok(Compound { ser: self })
+        Ok(Compound {
+            ser: self,
+            counted: None,
+        })
     }
     #[inline]
     fn serialize_tuple_variant(
@@ -437,14 +452,20 @@ impl<'a, W: io::Write> ser::Serializer for &'a mut Serializer<W> {
         _len: usize,
     ) -> Result<Compound<'a, W>> {
         self.tag(i, variant)?;
-        Ok(Compound { ser: self })
+        Ok(Compound {
+            ser: self,
+            counted: None,
+        })
     }
     fn serialize_map(self, len: Option<usize>) -> Result<Compound<'a, W>> {
         self.open(len)
     }
     #[inline]
     fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<Compound<'a, W>> {
-        Ok(Compound { ser: self })
+        Ok(Compound {
+            ser: self,
+            counted: None,
+        })
     }
     #[inline]
     fn serialize_struct_variant(
@@ -455,7 +476,10 @@ impl<'a, W: io::Write> ser::Serializer for &'a mut Serializer<W> {
         _len: usize,
     ) -> Result<Compound<'a, W>> {
         self.tag(i, variant)?;
-        Ok(Compound { ser: self })
+        Ok(Compound {
+            ser: self,
+            counted: None,
+        })
     }
     fn collect_str<T: ?Sized + std::fmt::Display>(self, value: &T) -> Result<()> {
         self.string(&value.to_string())
@@ -465,6 +489,47 @@ impl<'a, W: io::Write> ser::Serializer for &'a mut Serializer<W> {
 /// The items of anything with parts: they follow each other.
 pub struct Compound<'a, W> {
     ser: &'a mut Serializer<W>,
+    /// A sequence or map: the count setting to restore at its end.
+    counted: Option<Count>,
+}
+
+impl<W: io::Write> Compound<'_, W> {
+    /// An item of a sequence or map, which must write a byte at least (the decoder
+    /// bounds counts by the bytes left, and a `Rest` sequence must reach its end).
+    #[inline]
+    fn item<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        let before = self.ser.written;
+        value.serialize(&mut *self.ser)?;
+        if self.ser.written == before {
+            return Err(Error::new(ErrorKind::Unrepresentable(
+                "an item of a sequence or map that takes no bytes (a unit type): the reader \
+                 could not count it"
+                    .into(),
+            )));
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn close(self) -> Result<()> {
+        if let Some(count) = self.counted {
+            self.ser.cfg.count = count;
+        }
+        Ok(())
+    }
+}
+
+impl<W: io::Write> ser::SerializeSeq for Compound<'_, W> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.item(value)
+    }
+    #[inline]
+    fn end(self) -> Result<()> {
+        self.close()
+    }
 }
 
 macro_rules! items {
@@ -484,7 +549,6 @@ macro_rules! items {
     )*};
 }
 items!(
-    SerializeSeq::serialize_element,
     SerializeTuple::serialize_element,
     SerializeTupleStruct::serialize_field,
     SerializeTupleVariant::serialize_field
@@ -495,14 +559,14 @@ impl<W: io::Write> ser::SerializeMap for Compound<'_, W> {
     type Error = Error;
     #[inline]
     fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
-        key.serialize(&mut *self.ser)
+        self.item(key)
     }
     #[inline]
     fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         value.serialize(&mut *self.ser)
     }
     fn end(self) -> Result<()> {
-        Ok(())
+        self.close()
     }
 }
 
