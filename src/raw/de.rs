@@ -657,11 +657,11 @@ impl Items<'_, '_> {
     }
 }
 
-impl<'de> de::SeqAccess<'de> for Items<'_, 'de> {
-    type Error = Error;
-
+impl<'de> Items<'_, 'de> {
+    /// The next item (or map key), at its offset; one of a sequence or map must take a
+    /// byte.
     #[inline]
-    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+    fn next<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
         if !self.more() {
             return Ok(None);
         }
@@ -671,6 +671,15 @@ impl<'de> de::SeqAccess<'de> for Items<'_, 'de> {
             return Err(no_bytes(at));
         }
         Ok(Some(item))
+    }
+}
+
+impl<'de> de::SeqAccess<'de> for Items<'_, 'de> {
+    type Error = Error;
+
+    #[inline]
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        self.next(seed)
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -682,15 +691,7 @@ impl<'de> de::MapAccess<'de> for Items<'_, 'de> {
     type Error = Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        if !self.more() {
-            return Ok(None);
-        }
-        let at = self.de.pos;
-        let key = seed.deserialize(&mut *self.de).map_err(|e| e.or_at(at))?;
-        if self.counted && self.de.pos == at {
-            return Err(no_bytes(at));
-        }
-        Ok(Some(key))
+        self.next(seed)
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {

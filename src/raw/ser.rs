@@ -254,6 +254,16 @@ fn is_math(name: &str) -> bool {
     }
 }
 
+/// Integers at their own width, in the configured byte order.
+macro_rules! numbers {
+    ($($m:ident: $t:ty),*) => {$(
+        #[inline]
+        fn $m(self, v: $t) -> Result<()> {
+            v.put(self)
+        }
+    )*};
+}
+
 #[cold]
 fn no_128(v: &dyn std::fmt::Display) -> Error {
     Error::new(ErrorKind::Unrepresentable(format!(
@@ -280,40 +290,10 @@ impl<'a, W: io::Write> ser::Serializer for &'a mut Serializer<W> {
     fn serialize_bool(self, v: bool) -> Result<()> {
         (v as u8).put(self)
     }
-    #[inline]
-    fn serialize_i8(self, v: i8) -> Result<()> {
-        v.put(self)
-    }
-    #[inline]
-    fn serialize_i16(self, v: i16) -> Result<()> {
-        v.put(self)
-    }
-    #[inline]
-    fn serialize_i32(self, v: i32) -> Result<()> {
-        v.put(self)
-    }
-    #[inline]
-    fn serialize_i64(self, v: i64) -> Result<()> {
-        v.put(self)
-    }
+    numbers!(serialize_i8: i8, serialize_i16: i16, serialize_i32: i32, serialize_i64: i64,
+             serialize_u8: u8, serialize_u16: u16, serialize_u32: u32, serialize_u64: u64);
     fn serialize_i128(self, v: i128) -> Result<()> {
         Err(no_128(&v))
-    }
-    #[inline]
-    fn serialize_u8(self, v: u8) -> Result<()> {
-        v.put(self)
-    }
-    #[inline]
-    fn serialize_u16(self, v: u16) -> Result<()> {
-        v.put(self)
-    }
-    #[inline]
-    fn serialize_u32(self, v: u32) -> Result<()> {
-        v.put(self)
-    }
-    #[inline]
-    fn serialize_u64(self, v: u64) -> Result<()> {
-        v.put(self)
     }
     fn serialize_u128(self, v: u128) -> Result<()> {
         Err(no_128(&v))
