@@ -1,6 +1,9 @@
 //! Little-endian words out of byte slices, and the word-at-a-time byte tests of the
 //! short-string paths (encoder and decoder alike).
 
+/// The low bit of every byte.
+const ONES: u64 = 0x0101_0101_0101_0101;
+
 /// The high bit of every byte.
 pub(crate) const HIGH: u64 = 0x8080_8080_8080_8080;
 
@@ -22,18 +25,30 @@ pub(crate) fn word(b: &[u8], i: usize, n: usize) -> u64 {
 /// Whether any byte of `w` is zero (the classic bit trick).
 #[inline]
 pub(crate) fn has_zero(w: u64) -> bool {
-    w.wrapping_sub(0x0101_0101_0101_0101) & !w & HIGH != 0
+    w.wrapping_sub(ONES) & !w & HIGH != 0
 }
 
-/// Whether `b` holds a zero byte, a word at a time (short strings: faster than a
-/// call to memchr).
+/// Whether `b` holds a zero byte, a word at a time, the last word overlapping the
+/// one before (short strings: faster than a call to memchr).
 #[inline]
 pub(crate) fn has_nul(b: &[u8]) -> bool {
-    let mut words = b.chunks_exact(8);
-    let found = words
-        .by_ref()
-        .any(|w| has_zero(u64::from_le_bytes(le::<8>(w))));
-    found || words.remainder().contains(&0)
+    let n = b.len();
+    if n < 8 {
+        return b.contains(&0);
+    }
+    // Two words a step; the last 16 bytes (overlapping) settle the rest.
+    let zero = |w: &[u8]| {
+        let (a, b) = (
+            u64::from_le_bytes(le::<8>(&w[..8])),
+            u64::from_le_bytes(le::<8>(&w[8..])),
+        );
+        (a.wrapping_sub(ONES) & !a | b.wrapping_sub(ONES) & !b) & HIGH != 0
+    };
+    if n < 16 {
+        return has_zero(u64::from_le_bytes(le::<8>(&b[..8])))
+            || has_zero(u64::from_le_bytes(le::<8>(&b[n - 8..])));
+    }
+    zero(&b[n - 16..]) || b.chunks_exact(16).any(zero)
 }
 
 /// The 1 to 3 bytes of `b` as the low bytes of a zero-padded word, from its first,
@@ -120,13 +135,17 @@ mod tests {
 
     #[test]
     fn nul_is_found_in_every_position() {
-        for len in 0..40 {
-            let s = vec![b'x'; len];
-            assert!(!has_nul(&s));
-            for at in 0..len {
-                let mut t = s.clone();
-                t[at] = 0;
-                assert!(has_nul(&t), "{len} {at}");
+        // Fillers with the high bit set and of value 1 are where the word trick's
+        // borrows could mislead.
+        for fill in [b'x', 0x01, 0x80, 0xFF] {
+            for len in 0..72 {
+                let s = vec![fill; len];
+                assert!(!has_nul(&s), "{fill} {len}");
+                for at in 0..len {
+                    let mut t = s.clone();
+                    t[at] = 0;
+                    assert!(has_nul(&t), "{fill} {len} {at}");
+                }
             }
         }
     }

@@ -47,13 +47,13 @@ impl Marker {
 }
 
 /// The variant id of `variant` at `index`: the number it is named by, else its index.
-#[inline]
+#[inline(always)]
 pub(crate) fn variant_id(index: u32, variant: &str) -> u32 {
     numeric(variant).unwrap_or(index)
 }
 
 /// A variant name that is a decimal number (no sign, no leading zeros but "0").
-#[inline]
+#[inline(always)]
 pub(crate) fn numeric(name: &str) -> Option<u32> {
     let b = name.as_bytes();
     if b.is_empty() || !b.iter().all(u8::is_ascii_digit) || (b.len() > 1 && b[0] == b'0') {

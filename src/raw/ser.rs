@@ -84,7 +84,29 @@ impl<W: io::Write> Serializer<W> {
         self.prefix::<u32>(n, what)
     }
 
+    /// A string in the configured style: NUL-terminated and length-prefixed UTF-8
+    /// inline, everything else (a BOM, a NUL inside, `put_string`) out of line.
+    #[inline]
     fn string(&mut self, s: &str) -> Result<()> {
+        let b = s.as_bytes();
+        if b.first() != Some(&BOM[0]) && !crate::words::has_nul(b) {
+            match self.cfg.strings {
+                Strings::Nul => {
+                    self.write(b)?;
+                    return self.write(&[0]);
+                }
+                Strings::Utf8 => {
+                    self.len32(b.len(), "a string length (u32)")?;
+                    return self.write(b);
+                }
+                Strings::Godot3 | Strings::Godot4 => {}
+            }
+        }
+        self.string_slow(s)
+    }
+
+    #[inline(never)]
+    fn string_slow(&mut self, s: &str) -> Result<()> {
         // Every engine reader stops at a NUL: the rest would be lost.
         if crate::words::has_nul(s.as_bytes()) {
             return Err(nul_inside(s));
@@ -128,6 +150,8 @@ impl<W: io::Write> Serializer<W> {
         }
     }
 
+    // Always inlined: a derived enum's constant variant name folds to its id.
+    #[inline(always)]
     fn tag(&mut self, index: u32, variant: &'static str) -> Result<()> {
         let id = variant_id(index, variant) as usize;
         match self.cfg.tag {
@@ -182,13 +206,19 @@ impl<W: io::Write> Serializer<W> {
     fn floats(&mut self, v: &[u8]) -> Result<()> {
         match self.cfg.endian {
             Endian::Little => self.write(v),
-            Endian::Big => {
-                for f in v.chunks_exact(4) {
-                    self.write(&[f[3], f[2], f[1], f[0]])?;
-                }
-                Ok(())
-            }
+            Endian::Big => self.floats_swapped(v),
         }
+    }
+
+    /// Big-endian floats, out of line: inlined, their byte swaps cost every
+    /// little-endian math field a stack frame.
+    #[cold]
+    #[inline(never)]
+    fn floats_swapped(&mut self, v: &[u8]) -> Result<()> {
+        for f in v.chunks_exact(4) {
+            self.write(&[f[3], f[2], f[1], f[0]])?;
+        }
+        Ok(())
     }
 
     /// Serializes `value` with `change` applied to the settings, then restores them.
