@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Regenerates multiplayer/tests/fixtures/godot4.6.jsonl: SceneMultiplayer packets as
+# Godot 4 sends them (multiplayer/tests/oracle/mp4.gd). Engines from
+# scripts/setup-godot.sh at the workspace root (or $GODOT_BIN).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+bin=${GODOT_BIN:-.godot-oracles/bin}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf 'config_version=5\n' > "$tmp/project.godot"
+cp multiplayer/tests/oracle/mp4.gd "$tmp/s.gd"
+out=multiplayer/tests/fixtures/godot4.6.jsonl
+"$bin/godot4" --headless --no-header --path "$tmp" -s s.gd | grep '^{' > "$out"
+echo "$out: $(wc -l < "$out") lines from $("$bin/godot4" --version | head -1)"

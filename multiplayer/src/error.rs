@@ -1,0 +1,92 @@
+//! What can be wrong with a packet, and where.
+
+use std::fmt;
+
+/// A packet that could not be read or written, with the byte offset where reading
+/// stopped (0 for errors of encoding).
+#[derive(Debug, thiserror::Error)]
+pub struct Error {
+    kind: ErrorKind,
+    offset: usize,
+}
+
+impl Error {
+    pub(crate) fn at(kind: ErrorKind, offset: usize) -> Self {
+        Error { kind, offset }
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.kind
+    }
+
+    /// The byte of the packet where it went wrong.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "{} at byte {}", self.kind, self.offset)
+    }
+}
+
+/// The kinds of [`Error`].
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The packet ends before the named part.
+    #[error("the packet ends before {0}")]
+    Truncated(&'static str),
+    /// An empty packet: there is no command byte.
+    #[error("an empty packet")]
+    Empty,
+    /// A command number that SceneMultiplayer does not define.
+    #[error("unknown command {0}")]
+    UnknownCommand(u8),
+    /// A SYS packet of an unknown kind.
+    #[error("unknown SYS command {0}")]
+    UnknownSys(u8),
+    /// Meta bits that the command does not use are set.
+    #[error("meta byte {0:#04x}: bits set that this command does not use")]
+    Flags(u8),
+    /// Node id size 3 in a remote call's meta byte.
+    #[error("node id size mode 3 is not defined")]
+    NodeIdSize,
+    /// A path form whose offset is not where the arguments end.
+    #[error("path offset {0} does not point after the arguments")]
+    PathOffset(u32),
+    /// A node path without its closing NUL, or with one inside.
+    #[error("a node path without its closing NUL")]
+    Unterminated,
+    /// A node path or checksum that is not UTF-8.
+    #[error("invalid UTF-8 in a {0}")]
+    Utf8(&'static str),
+    /// A SIMPLIFY_PATH checksum that is not 32 lowercase hex digits.
+    #[error("a path checksum that is not 32 lowercase hex digits")]
+    Checksum,
+    /// A byte that should be 0 or 1.
+    #[error("{0} is {1}, not 0 or 1")]
+    Flag(&'static str, u8),
+    /// A compressed bool with bit 6 set.
+    #[error("compressed argument byte {0:#04x} is no bool or int form")]
+    Compressed(u8),
+    /// Bytes left over after the packet's last part.
+    #[error("{0} bytes after the end of the packet")]
+    Trailing(usize),
+    /// More than 255 arguments, or a method id above 65535.
+    #[error("{0} does not fit the packet")]
+    TooLarge(&'static str),
+    /// An argument that is not a valid Variant.
+    #[error("argument {index}: {source}")]
+    Argument {
+        /// Which argument.
+        index: usize,
+        /// Why.
+        source: godot_bin::Error,
+    },
+}
+
+/// `Result` with this crate's [`Error`].
+pub type Result<T> = std::result::Result<T, Error>;

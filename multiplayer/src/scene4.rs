@@ -1,0 +1,367 @@
+//! Godot 4's SceneMultiplayer packets: one per WebSocket message or ENet packet.
+//!
+//! The first byte is the meta byte: bits 0-2 the command, flags from bit 4. A remote
+//! call is `[meta][node][method][argc][args]`, followed by `path\0` when the node
+//! goes by path (its id then is `0x80000000 | offset of the path`).
+
+use godot_bin::Variant;
+
+use crate::args;
+use crate::error::{Error, ErrorKind, Result};
+use crate::reader::Reader;
+
+const CMD_MASK: u8 = 0x07;
+const REMOTE_CALL: u8 = 0;
+const SIMPLIFY_PATH: u8 = 1;
+const CONFIRM_PATH: u8 = 2;
+const RAW: u8 = 3;
+const SPAWN: u8 = 4;
+const DESPAWN: u8 = 5;
+const SYNC: u8 = 6;
+const SYS: u8 = 7;
+
+const NODE_ID_SHIFT: u8 = 4;
+const METHOD_ID_16: u8 = 1 << 6;
+/// No arguments, or one PackedByteArray sent as its bare bytes.
+const BYTES_OR_NONE: u8 = 1 << 7;
+const PATH_FLAG: u32 = 0x8000_0000;
+
+/// One SceneMultiplayer packet.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Packet {
+    /// An RPC: `rpc()` / `rpc_id()` of an `@rpc` method.
+    Call(RemoteCall),
+    /// The sender will call a node by `id` from now on; `checksum` is the md5 (hex)
+    /// of the node's sorted rpc names ([`RpcNames::checksum`](crate::RpcNames::checksum)).
+    SimplifyPath {
+        /// 32 lowercase hex digits.
+        checksum: String,
+        /// The sender's cache id for the node, counted from 1.
+        id: u32,
+        /// The node's path relative to the multiplayer root.
+        path: String,
+    },
+    /// The answer to `SimplifyPath`: `valid` is false when the checksums differ.
+    ConfirmPath {
+        /// Whether the receiver's rpc names had the same checksum.
+        valid: bool,
+        /// The cache id being confirmed.
+        id: u32,
+    },
+    /// `send_bytes`: the bytes as given.
+    Raw(Vec<u8>),
+    /// A MultiplayerSpawner spawn, its bytes after the command byte.
+    Spawn(Vec<u8>),
+    /// A MultiplayerSpawner despawn, its bytes after the command byte.
+    Despawn(Vec<u8>),
+    /// A MultiplayerSynchronizer state update, its bytes after the command byte.
+    Sync(Vec<u8>),
+    /// The server's bookkeeping: peers joining and leaving, relayed packets, auth.
+    Sys(Sys),
+}
+
+/// SYS packets (`[07][kind]...`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Sys {
+    /// `[07 00][payload]`: an authentication message; empty means "done".
+    Auth(Vec<u8>),
+    /// `[07 01][id i32]`: a peer joined (server to clients).
+    AddPeer(i32),
+    /// `[07 02][id i32]`: a peer left (server to clients).
+    DelPeer(i32),
+    /// `[07 03][peer i32][packet]`: to the server, `peer` is the target (0 all,
+    /// -id all but id); from the server, `peer` is the source.
+    Relay {
+        /// Target or source, as above.
+        peer: i32,
+        /// The relayed packet, whole.
+        packet: Vec<u8>,
+    },
+}
+
+/// How a remote call names its node.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NodeRef {
+    /// The id the sender gave it in a `SimplifyPath` the receiver confirmed.
+    Cached(u32),
+    /// Its path relative to the multiplayer root (before the cache is confirmed).
+    Path(String),
+}
+
+/// An RPC.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RemoteCall {
+    /// The node called.
+    pub node: NodeRef,
+    /// The index of the method among the node's sorted rpc names (bit 15: an rpc
+    /// configured on the node rather than its script).
+    pub method: u16,
+    /// The arguments.
+    pub args: Vec<Variant>,
+}
+
+impl Packet {
+    /// Reads one whole packet.
+    pub fn decode(bytes: &[u8]) -> Result<Packet> {
+        let mut r = Reader::new(bytes, 0);
+        let meta = r
+            .take(1, "the command byte")
+            .map_err(|_| Error::at(ErrorKind::Empty, 0))?[0];
+        let flags = meta & !CMD_MASK;
+        let plain = |r: &Reader| match flags {
+            0 => Ok(()),
+            _ => Err(Error::at(ErrorKind::Flags(meta), r.pos - 1)),
+        };
+        let packet = match meta & CMD_MASK {
+            REMOTE_CALL => Packet::Call(decode_call(meta, &mut r)?),
+            SIMPLIFY_PATH => {
+                plain(&r)?;
+                let at = r.pos;
+                let sum = r.take(33, "the path checksum")?;
+                let checksum = match sum.split_last() {
+                    Some((0, hex))
+                        if hex.iter().all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f')) =>
+                    {
+                        String::from_utf8_lossy(hex).into_owned()
+                    }
+                    _ => return Err(Error::at(ErrorKind::Checksum, at)),
+                };
+                let id = r.u32("the cache id")?;
+                let path = r.last_cstr("node path")?;
+                Packet::SimplifyPath { checksum, id, path }
+            }
+            CONFIRM_PATH => {
+                plain(&r)?;
+                let valid = r.flag("the confirmation")?;
+                let id = r.u32("the cache id")?;
+                Packet::ConfirmPath { valid, id }
+            }
+            RAW => {
+                plain(&r)?;
+                Packet::Raw(r.rest().to_vec())
+            }
+            SPAWN => {
+                plain(&r)?;
+                Packet::Spawn(r.rest().to_vec())
+            }
+            DESPAWN => {
+                plain(&r)?;
+                Packet::Despawn(r.rest().to_vec())
+            }
+            SYNC => {
+                plain(&r)?;
+                Packet::Sync(r.rest().to_vec())
+            }
+            _ => {
+                plain(&r)?;
+                let at = r.pos;
+                let sys = match r.u8("the SYS command")? {
+                    0 => Sys::Auth(r.rest().to_vec()),
+                    1 => Sys::AddPeer(r.u32("the peer id")? as i32),
+                    2 => Sys::DelPeer(r.u32("the peer id")? as i32),
+                    3 => {
+                        let peer = r.u32("the peer id")? as i32;
+                        if r.pos == bytes.len() {
+                            return Err(Error::at(
+                                ErrorKind::Truncated("the relayed packet"),
+                                r.pos,
+                            ));
+                        }
+                        Sys::Relay {
+                            peer,
+                            packet: r.rest().to_vec(),
+                        }
+                    }
+                    k => return Err(Error::at(ErrorKind::UnknownSys(k), at)),
+                };
+                Packet::Sys(sys)
+            }
+        };
+        r.end()?;
+        Ok(packet)
+    }
+
+    /// Appends the packet's bytes to `out` (which keeps them only on success).
+    pub fn encode_into(&self, out: &mut Vec<u8>) -> Result<()> {
+        let start = out.len();
+        let r = self.write(out);
+        if r.is_err() {
+            out.truncate(start);
+        }
+        r
+    }
+
+    /// The packet's bytes.
+    pub fn encode(&self) -> Result<Vec<u8>> {
+        let mut out = Vec::new();
+        self.write(&mut out)?;
+        Ok(out)
+    }
+
+    fn write(&self, out: &mut Vec<u8>) -> Result<()> {
+        match self {
+            Packet::Call(call) => encode_call(call, out)?,
+            Packet::SimplifyPath { checksum, id, path } => {
+                if checksum.len() != 32
+                    || !checksum
+                        .bytes()
+                        .all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f'))
+                {
+                    return Err(Error::at(ErrorKind::Checksum, 0));
+                }
+                out.push(SIMPLIFY_PATH);
+                out.extend_from_slice(checksum.as_bytes());
+                out.push(0);
+                out.extend_from_slice(&id.to_le_bytes());
+                cstr(path, out)?;
+            }
+            Packet::ConfirmPath { valid, id } => {
+                out.extend_from_slice(&[CONFIRM_PATH, u8::from(*valid)]);
+                out.extend_from_slice(&id.to_le_bytes());
+            }
+            Packet::Raw(b) => tagged(RAW, b, out),
+            Packet::Spawn(b) => tagged(SPAWN, b, out),
+            Packet::Despawn(b) => tagged(DESPAWN, b, out),
+            Packet::Sync(b) => tagged(SYNC, b, out),
+            Packet::Sys(Sys::Auth(b)) => {
+                out.extend_from_slice(&[SYS, 0]);
+                out.extend_from_slice(b);
+            }
+            Packet::Sys(Sys::AddPeer(id)) => peer(1, *id, out),
+            Packet::Sys(Sys::DelPeer(id)) => peer(2, *id, out),
+            Packet::Sys(Sys::Relay { peer: p, packet }) => {
+                if packet.is_empty() {
+                    return Err(Error::at(ErrorKind::Truncated("the relayed packet"), 0));
+                }
+                peer(3, *p, out);
+                out.extend_from_slice(packet);
+            }
+        }
+        Ok(())
+    }
+}
+
+fn tagged(cmd: u8, b: &[u8], out: &mut Vec<u8>) {
+    out.push(cmd);
+    out.extend_from_slice(b);
+}
+
+fn peer(kind: u8, id: i32, out: &mut Vec<u8>) {
+    out.extend_from_slice(&[SYS, kind]);
+    out.extend_from_slice(&id.to_le_bytes());
+}
+
+/// `s` and its NUL; a NUL inside would cut the path short on the other side.
+fn cstr(s: &str, out: &mut Vec<u8>) -> Result<()> {
+    if s.as_bytes().contains(&0) {
+        return Err(Error::at(ErrorKind::Unterminated, 0));
+    }
+    out.extend_from_slice(s.as_bytes());
+    out.push(0);
+    Ok(())
+}
+
+/// Whether the arguments go in the count-less form: none, or one PackedByteArray
+/// (which then is its bare bytes).
+fn bytes_only(args: &[Variant]) -> Option<&[u8]> {
+    match args {
+        [] => Some(&[]),
+        [Variant::PoolByteArray(b)] => Some(&b.0),
+        _ => None,
+    }
+}
+
+fn encode_call(call: &RemoteCall, out: &mut Vec<u8>) -> Result<()> {
+    let start = out.len();
+    // The meta byte is known once the sizes are.
+    let (size, id) = match &call.node {
+        NodeRef::Cached(id) if *id & PATH_FLAG != 0 => {
+            return Err(Error::at(
+                ErrorKind::TooLarge("a cache id with bit 31 set"),
+                0,
+            ))
+        }
+        NodeRef::Cached(id) if *id <= 0xFF => (0, *id),
+        NodeRef::Cached(id) if *id <= 0xFFFF => (1, *id),
+        NodeRef::Cached(id) => (2, *id),
+        NodeRef::Path(_) => (2, 0),
+    };
+    let mut meta = REMOTE_CALL | size << NODE_ID_SHIFT;
+    out.push(0);
+    match size {
+        0 => out.push(id as u8),
+        1 => out.extend_from_slice(&(id as u16).to_le_bytes()),
+        _ => out.extend_from_slice(&id.to_le_bytes()),
+    }
+    if call.method <= 0xFF {
+        out.push(call.method as u8);
+    } else {
+        meta |= METHOD_ID_16;
+        out.extend_from_slice(&call.method.to_le_bytes());
+    }
+    match bytes_only(&call.args) {
+        Some(b) => {
+            meta |= BYTES_OR_NONE;
+            out.extend_from_slice(b);
+        }
+        None => {
+            let argc = u8::try_from(call.args.len())
+                .map_err(|_| Error::at(ErrorKind::TooLarge("more than 255 arguments"), 0))?;
+            out.push(argc);
+            args::encode(&call.args, out)?;
+        }
+    }
+    out[start] = meta;
+    if let NodeRef::Path(path) = &call.node {
+        let offset = u32::try_from(out.len() - start)
+            .ok()
+            .filter(|o| o & PATH_FLAG == 0)
+            .ok_or_else(|| Error::at(ErrorKind::TooLarge("a call of 2 GiB"), 0))?;
+        out[start + 1..start + 5].copy_from_slice(&(PATH_FLAG | offset).to_le_bytes());
+        cstr(path, out)?;
+    }
+    Ok(())
+}
+
+fn decode_call(meta: u8, r: &mut Reader<'_>) -> Result<RemoteCall> {
+    if meta & 0x08 != 0 {
+        return Err(Error::at(ErrorKind::Flags(meta), 0));
+    }
+    let node = match (meta >> NODE_ID_SHIFT) & 3 {
+        0 => u32::from(r.u8("the node id")?),
+        1 => u32::from(r.u16("the node id")?),
+        2 => r.u32("the node id")?,
+        _ => return Err(Error::at(ErrorKind::NodeIdSize, 0)),
+    };
+    let method = if meta & METHOD_ID_16 != 0 {
+        r.u16("the method id")?
+    } else {
+        u16::from(r.u8("the method id")?)
+    };
+    // By path: the arguments end where the path begins.
+    let (args_end, node) = if node & PATH_FLAG != 0 {
+        let offset = node & !PATH_FLAG;
+        let at = offset as usize;
+        if at < r.pos || at >= r.bytes.len() {
+            return Err(Error::at(ErrorKind::PathOffset(offset), 1));
+        }
+        let path = Reader::new(r.bytes, at).last_cstr("node path")?;
+        (at, NodeRef::Path(path))
+    } else {
+        (r.bytes.len(), NodeRef::Cached(node))
+    };
+    let mut a = Reader::new(&r.bytes[..args_end], r.pos);
+    let args = if meta & BYTES_OR_NONE != 0 {
+        match a.rest() {
+            [] => Vec::new(),
+            b => vec![Variant::PoolByteArray(godot_bin::PoolByteArray(b.to_vec()))],
+        }
+    } else {
+        let argc = a.u8("the argument count")?;
+        let args = args::decode(&mut a, usize::from(argc))?;
+        a.end()?;
+        args
+    };
+    r.pos = r.bytes.len();
+    Ok(RemoteCall { node, method, args })
+}
