@@ -72,6 +72,10 @@ pub enum ErrorKind {
     /// A compressed bool with bit 6 set.
     #[error("compressed argument byte {0:#04x} is no bool or int form")]
     Compressed(u8),
+    /// No arguments, or one PackedByteArray, with a count byte: the engine sends
+    /// those without one (meta bit 7).
+    #[error("no arguments or one PackedByteArray sent with a count (the engine sets meta bit 7 instead)")]
+    CountedBytes,
     /// Bytes left over after the packet's last part.
     #[error("{0} bytes after the end of the packet")]
     Trailing(usize),

@@ -96,7 +96,8 @@ pub struct RemoteCall {
     /// The index of the method among the node's sorted rpc names (bit 15: an rpc
     /// configured on the node rather than its script).
     pub method: u16,
-    /// The arguments.
+    /// The arguments. No arguments, or one PackedByteArray, go without a count; an
+    /// empty PackedByteArray then arrives as no arguments at all, as in the engine.
     pub args: Vec<Variant>,
 }
 
@@ -357,9 +358,14 @@ fn decode_call(meta: u8, r: &mut Reader<'_>) -> Result<RemoteCall> {
             b => vec![Variant::PoolByteArray(godot_bin::PoolByteArray(b.to_vec()))],
         }
     } else {
+        let at = a.pos;
         let argc = a.u8("the argument count")?;
         let args = args::decode(&mut a, usize::from(argc))?;
         a.end()?;
+        // One form per call, so what reads writes back the same.
+        if bytes_only(&args).is_some() {
+            return Err(Error::at(ErrorKind::CountedBytes, at));
+        }
         args
     };
     r.pos = r.bytes.len();

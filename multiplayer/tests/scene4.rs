@@ -220,6 +220,14 @@ fn hostile_packets_are_refused_with_their_offset() {
     refused!([0, 1, 2, 1, 0x41], ErrorKind::Compressed(0x41), 4);
     refused!([0, 1, 2, 1, 0x82, 1, 2], ErrorKind::Truncated(_), 5);
     refused!([0, 1, 2, 1, 2, 5, 9], ErrorKind::Trailing(1), 6);
+    // No arguments or one PackedByteArray with a count (found by fuzzing: it read,
+    // but wrote back in the count-less form).
+    refused!(
+        [0, 2, 4, 1, 0x1d, 0, 0, 0, 0, 0, 0, 0],
+        ErrorKind::CountedBytes,
+        3
+    );
+    refused!([0, 2, 4, 0], ErrorKind::CountedBytes, 3);
     // An argument that is no Variant says where.
     let e = Packet::decode(&[0, 1, 2, 1, 0x3f, 0, 0, 0]).unwrap_err();
     assert!(
