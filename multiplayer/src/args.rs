@@ -20,19 +20,19 @@ pub(crate) fn encode(args: &[Variant], out: &mut Vec<u8>) -> Result<()> {
         match *arg {
             Variant::Bool(v) => out.push(BOOL | u8::from(v) << 7),
             Variant::Int(v) => {
-                if let Ok(v) = i8::try_from(v) {
-                    out.push(INT);
-                    out.extend_from_slice(&v.to_le_bytes());
-                } else if let Ok(v) = i16::try_from(v) {
-                    out.push(INT | 1 << 6);
-                    out.extend_from_slice(&v.to_le_bytes());
-                } else if let Ok(v) = i32::try_from(v) {
-                    out.push(INT | 2 << 6);
-                    out.extend_from_slice(&v.to_le_bytes());
+                // The smallest of 1, 2, 4 or 8 bytes; the low bytes of the
+                // little-endian i64 are the narrower integer.
+                let mode = if i8::try_from(v).is_ok() {
+                    0
+                } else if i16::try_from(v).is_ok() {
+                    1
+                } else if i32::try_from(v).is_ok() {
+                    2
                 } else {
-                    out.push(INT | 3 << 6);
-                    out.extend_from_slice(&v.to_le_bytes());
-                }
+                    3
+                };
+                out.push(INT | mode << 6);
+                out.extend_from_slice(&v.to_le_bytes()[..1 << mode]);
             }
             _ => {
                 let start = out.len();
@@ -63,17 +63,11 @@ pub(crate) fn decode(r: &mut Reader<'_>, argc: usize) -> Result<Vec<Variant>> {
         let arg = match head & 0x3F {
             BOOL if head & 0x40 == 0 => Variant::Bool(head >> 7 == 1),
             INT => {
-                let v = match head >> 6 {
-                    0 => i64::from(r.u8("an 8-bit int")? as i8),
-                    1 => i64::from(r.u16("a 16-bit int")? as i16),
-                    2 => i64::from(r.u32("a 32-bit int")? as i32),
-                    _ => {
-                        let mut b = [0; 8];
-                        b.copy_from_slice(r.take(8, "a 64-bit int")?);
-                        i64::from_le_bytes(b)
-                    }
-                };
-                Variant::Int(v)
+                let b = r.take(1 << (head >> 6), "a compressed int")?;
+                // Sign-extended from its top byte.
+                let mut w = [if b[b.len() - 1] & 0x80 != 0 { 0xFF } else { 0 }; 8];
+                w[..b.len()].copy_from_slice(b);
+                Variant::Int(i64::from_le_bytes(w))
             }
             BOOL => return Err(Error::at(ErrorKind::Compressed(head), at)),
             _ if head & 0xC0 != 0 => return Err(Error::at(ErrorKind::Compressed(head), at)),

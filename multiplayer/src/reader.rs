@@ -13,13 +13,12 @@ impl<'a> Reader<'a> {
     }
 
     pub(crate) fn take(&mut self, n: usize, what: &'static str) -> Result<&'a [u8]> {
-        match self.bytes.get(self.pos..self.pos.saturating_add(n)) {
-            Some(b) if n <= self.bytes.len() - self.pos => {
-                self.pos += n;
-                Ok(b)
-            }
-            _ => Err(Error::at(ErrorKind::Truncated(what), self.pos)),
+        if n > self.bytes.len() - self.pos {
+            return Err(Error::at(ErrorKind::Truncated(what), self.pos));
         }
+        let b = &self.bytes[self.pos..self.pos + n];
+        self.pos += n;
+        Ok(b)
     }
 
     pub(crate) fn u8(&mut self, what: &'static str) -> Result<u8> {
