@@ -15,6 +15,14 @@ impl Error {
         Error { kind, offset }
     }
 
+    /// The error of a packet found `by` bytes into another.
+    pub(crate) fn shifted(self, by: usize) -> Self {
+        Error {
+            offset: self.offset + by,
+            ..self
+        }
+    }
+
     /// What went wrong.
     pub fn kind(&self) -> &ErrorKind {
         &self.kind
@@ -82,6 +90,31 @@ pub enum ErrorKind {
     /// More than 255 arguments, or a method id above 65535.
     #[error("{0} does not fit the packet")]
     TooLarge(&'static str),
+    /// A packet from a peer that is not connected, or naming one.
+    #[error("peer {0} is not connected")]
+    UnknownPeer(i32),
+    /// A packet this side never accepts from that peer (a SYS packet only the
+    /// server sends, a relay to a client, a SYS packet inside a relay).
+    #[error("{0} is not accepted here")]
+    Unexpected(&'static str),
+    /// A node path that the scene does not declare.
+    #[error("no node {0:?} in the scene")]
+    UnknownNode(String),
+    /// A cache id the peer never assigned (or, in CONFIRM_PATH, one we never sent).
+    #[error("cache id {0} is not known")]
+    UnknownCacheId(u32),
+    /// A SIMPLIFY_PATH for a cache id the peer already assigned.
+    #[error("cache id {0} assigned twice")]
+    DuplicateCacheId(u32),
+    /// A method id beyond the node's rpc names.
+    #[error("method id {0} is not one of the node's rpc methods")]
+    UnknownMethod(u16),
+    /// A method name that is not among the node's rpc names.
+    #[error("{0:?} is not one of the node's rpc methods")]
+    UnknownMethodName(String),
+    /// Rpc arguments that do not serialize to a sequence (use a tuple).
+    #[error("the arguments are not a tuple or sequence")]
+    NotArguments,
     /// An argument that is not a valid Variant.
     #[error("argument {index}: {source}")]
     Argument {

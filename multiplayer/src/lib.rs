@@ -36,7 +36,9 @@ mod error;
 mod names;
 mod reader;
 mod scene4;
+mod session;
 
 pub use error::{Error, ErrorKind, Result};
 pub use names::RpcNames;
 pub use scene4::{NodeRef, Packet, RemoteCall, Sys};
+pub use session::{Call, Delivery, Event, Limits, Mode, Scene, Session, Target, Transmit, SERVER};

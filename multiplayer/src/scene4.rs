@@ -82,8 +82,13 @@ pub enum Sys {
 /// How a remote call names its node.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NodeRef {
-    /// The id the sender gave it in a `SimplifyPath` the receiver confirmed.
+    /// The id the sender gave it in a `SimplifyPath` the receiver confirmed, in
+    /// the narrowest field that holds it.
     Cached(u32),
+    /// A cached id of at most 16 bits in the 4-byte field: what the engine sends to
+    /// the peers that confirmed the path when the same call also goes by path to
+    /// peers that have not.
+    CachedWide(u32),
     /// Its path relative to the multiplayer root (before the cache is confirmed).
     Path(String),
 }
@@ -272,11 +277,20 @@ fn bytes_only(args: &[Variant]) -> Option<&[u8]> {
     }
 }
 
+impl RemoteCall {
+    /// The call's packet (what `Packet::Call(call).encode()` gives, without the move).
+    pub fn encode(&self) -> Result<Vec<u8>> {
+        let mut out = Vec::new();
+        encode_call(self, &mut out)?;
+        Ok(out)
+    }
+}
+
 fn encode_call(call: &RemoteCall, out: &mut Vec<u8>) -> Result<()> {
     let start = out.len();
     // The meta byte is known once the sizes are.
     let (size, id) = match &call.node {
-        NodeRef::Cached(id) if *id & PATH_FLAG != 0 => {
+        NodeRef::Cached(id) | NodeRef::CachedWide(id) if *id & PATH_FLAG != 0 => {
             return Err(Error::at(
                 ErrorKind::TooLarge("a cache id with bit 31 set"),
                 0,
@@ -284,7 +298,7 @@ fn encode_call(call: &RemoteCall, out: &mut Vec<u8>) -> Result<()> {
         }
         NodeRef::Cached(id) if *id <= 0xFF => (0, *id),
         NodeRef::Cached(id) if *id <= 0xFFFF => (1, *id),
-        NodeRef::Cached(id) => (2, *id),
+        NodeRef::Cached(id) | NodeRef::CachedWide(id) => (2, *id),
         NodeRef::Path(_) => (2, 0),
     };
     let mut meta = REMOTE_CALL | size << NODE_ID_SHIFT;
@@ -328,7 +342,8 @@ fn decode_call(meta: u8, r: &mut Reader<'_>) -> Result<RemoteCall> {
     if meta & 0x08 != 0 {
         return Err(Error::at(ErrorKind::Flags(meta), 0));
     }
-    let node = match (meta >> NODE_ID_SHIFT) & 3 {
+    let size = (meta >> NODE_ID_SHIFT) & 3;
+    let node = match size {
         0 => u32::from(r.u8("the node id")?),
         1 => u32::from(r.u16("the node id")?),
         2 => r.u32("the node id")?,
@@ -349,7 +364,15 @@ fn decode_call(meta: u8, r: &mut Reader<'_>) -> Result<RemoteCall> {
         let path = Reader::new(r.bytes, at).last_cstr("node path")?;
         (at, NodeRef::Path(path))
     } else {
-        (r.bytes.len(), NodeRef::Cached(node))
+        let wide = size == 2 && node <= 0xFFFF;
+        (
+            r.bytes.len(),
+            if wide {
+                NodeRef::CachedWide(node)
+            } else {
+                NodeRef::Cached(node)
+            },
+        )
     };
     let mut a = Reader::new(&r.bytes[..args_end], r.pos);
     let args = if meta & BYTES_OR_NONE != 0 {

@@ -77,6 +77,7 @@ fn every_call_is_built_to_the_engines_bytes() {
                 assert_eq!(id, 1);
                 cached += 1
             }
+            NodeRef::CachedWide(id) => panic!("one peer, yet a wide id {id}"),
         }
         let call = RemoteCall {
             node: got.node.clone(),

@@ -1,0 +1,683 @@
+//! One side of Godot 4's SceneMultiplayer, without IO: the server (peer 1) or a
+//! client. It keeps the connected peers, the path caches both ways and the relay,
+//! turns received packets into [`Event`]s and calls into packets to send.
+//!
+//! The transport feeds it each peer's arrivals and departures and each received
+//! payload, and sends what [`Session::poll_transmit`] hands out.
+
+use std::collections::{BTreeSet, HashMap, VecDeque};
+
+use godot_bin::Variant;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::names::RpcNames;
+use crate::scene4::{NodeRef, Packet, RemoteCall, Sys};
+
+/// The server's peer id.
+pub const SERVER: i32 = 1;
+
+/// The nodes whose rpcs this side takes part in, as the Godot scene declares them:
+/// each node's path relative to the multiplayer root and its script's `@rpc` names.
+///
+/// ```
+/// use godot_bin_multiplayer::Scene;
+/// let scene = Scene::new()
+///     .node("Game", ["hello", "move", "chat"])
+///     .node("Game/Score", ["add"]);
+/// // Ids are positions in the sorted names: chat, hello, move.
+/// assert_eq!(scene.names("Game").unwrap().id("move"), Some(2));
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Scene {
+    nodes: Vec<(String, RpcNames)>,
+}
+
+impl Scene {
+    /// No nodes yet.
+    pub fn new() -> Self {
+        Scene::default()
+    }
+
+    /// Adds the node at `path` with its rpc method names (any order); a path given
+    /// twice keeps the later names.
+    pub fn node<I, S>(mut self, path: impl Into<String>, names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let path = path.into();
+        let names = RpcNames::new(names);
+        match self.nodes.iter_mut().find(|(p, _)| *p == path) {
+            Some(slot) => slot.1 = names,
+            None => self.nodes.push((path, names)),
+        }
+        self
+    }
+
+    /// The rpc names of the node at `path`.
+    pub fn names(&self, path: &str) -> Option<&RpcNames> {
+        self.index(path).map(|i| &self.nodes[i].1)
+    }
+
+    fn index(&self, path: &str) -> Option<usize> {
+        self.nodes.iter().position(|(p, _)| p == path)
+    }
+}
+
+/// Whom a call goes to, as `rpc()` (all) and `rpc_id()` name them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    /// Every connected peer.
+    All,
+    /// One peer.
+    Peer(i32),
+    /// Every connected peer but this one.
+    AllBut(i32),
+}
+
+impl Target {
+    /// The engine's number for it: 0 all, `id`, or `-id` all but `id`.
+    pub fn to_id(self) -> i32 {
+        match self {
+            Target::All => 0,
+            Target::Peer(id) => id,
+            Target::AllBut(id) => -id,
+        }
+    }
+}
+
+/// How a packet travels: the engine's transfer mode and channel. WebSocket ignores
+/// both (everything is reliable and ordered); ENet maps them onto its channels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Delivery {
+    /// The transfer mode.
+    pub mode: Mode,
+    /// The `@rpc` channel (0 by default).
+    pub channel: u8,
+}
+
+/// Godot's `TransferMode`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// Arrives, in order.
+    #[default]
+    Reliable,
+    /// May be lost or reordered.
+    Unreliable,
+    /// May be lost; older packets are dropped rather than delivered late.
+    UnreliableOrdered,
+}
+
+/// A packet for the transport to send to one peer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Transmit {
+    /// The peer to send it to (a client sends everything to the server, 1).
+    pub to: i32,
+    /// How to send it.
+    pub delivery: Delivery,
+    /// The SceneMultiplayer packet.
+    pub bytes: Vec<u8>,
+}
+
+/// What happened, in the order it happened.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    /// A peer joined: a client at the server, or (at a client) the server or
+    /// another client the server announced.
+    PeerConnected(i32),
+    /// A peer left.
+    PeerDisconnected(i32),
+    /// A peer called one of the scene's rpc methods.
+    Call(Call),
+    /// `send_bytes` from a peer.
+    Bytes {
+        /// The sender.
+        from: i32,
+        /// The bytes.
+        bytes: Vec<u8>,
+    },
+    /// A spawn, despawn or sync packet (MultiplayerSpawner/Synchronizer), passed on
+    /// as it came.
+    Replication {
+        /// The sender.
+        from: i32,
+        /// The packet.
+        packet: Packet,
+    },
+    /// A peer's rpc names for a node differ from the scene's (its SIMPLIFY_PATH
+    /// checksum, or its answer to ours, said so). Godot only warns; calls still run,
+    /// by method id, so they may reach the wrong method.
+    ChecksumMismatch {
+        /// The peer.
+        peer: i32,
+        /// The node's path.
+        path: String,
+    },
+}
+
+/// An rpc call received.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Call {
+    /// The peer that called (the original sender of a relayed call).
+    pub from: i32,
+    /// The node's path relative to the multiplayer root.
+    pub node: String,
+    /// The method's name.
+    pub method: String,
+    /// The arguments.
+    pub args: Vec<Variant>,
+}
+
+impl Call {
+    /// The arguments as a Rust value, usually a tuple:
+    /// `let (pos, name): (Vector3, String) = call.args()?`.
+    pub fn args<T: DeserializeOwned>(&self) -> std::result::Result<T, godot_bin::Error> {
+        godot_bin::from_variant(Variant::Array(self.args.clone()))
+    }
+
+    /// [`Call::args`] without the copy.
+    pub fn into_args<T: DeserializeOwned>(self) -> std::result::Result<T, godot_bin::Error> {
+        godot_bin::from_variant(Variant::Array(self.args))
+    }
+}
+
+/// Where one of our nodes stands with one peer's cache.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sent {
+    Never,
+    Unconfirmed,
+    Confirmed,
+}
+
+#[derive(Debug)]
+struct Peer {
+    /// The peer's cache ids → our node index.
+    received: HashMap<u32, usize>,
+    /// Per node of the scene.
+    sent: Vec<Sent>,
+}
+
+/// Limits on what one peer may make a session hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Cache ids a peer may assign (SIMPLIFY_PATH) before it is refused.
+    pub cached_paths: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { cached_paths: 1024 }
+    }
+}
+
+/// One side of SceneMultiplayer (see the module docs).
+///
+/// ```
+/// use godot_bin_multiplayer::{Event, Scene, Session, Target};
+/// let scene = Scene::new().node("Game", ["hello", "welcome"]);
+/// let mut server = Session::server(scene);
+/// server.connect(7);
+/// assert_eq!(server.poll_event(), Some(Event::PeerConnected(7)));
+/// // `rpc_id(7, "welcome", "hi")`: the path goes first, then the call by path.
+/// server.rpc(Target::Peer(7), "Game", "welcome", &("hi",))?;
+/// let simplify = server.poll_transmit().unwrap();
+/// let call = server.poll_transmit().unwrap();
+/// assert_eq!((simplify.to, simplify.bytes[0]), (7, 1));
+/// assert_eq!(call.bytes[0], 0x20);
+/// # Ok::<(), godot_bin_multiplayer::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Session {
+    id: i32,
+    scene: Scene,
+    limits: Limits,
+    /// Sorted, so fan-out order is stable.
+    peers: BTreeSet<i32>,
+    state: HashMap<i32, Peer>,
+    transmits: VecDeque<Transmit>,
+    events: VecDeque<Event>,
+}
+
+impl Session {
+    /// The server's side (peer 1), relaying between clients as a Godot server with
+    /// `server_relay` on (the default).
+    pub fn server(scene: Scene) -> Self {
+        Session::new(SERVER, scene)
+    }
+
+    /// A client's side with the id its transport gave it. Call
+    /// [`connect`](Session::connect)`(1)` once the transport is connected.
+    pub fn client(id: i32, scene: Scene) -> Self {
+        Session::new(id, scene)
+    }
+
+    fn new(id: i32, scene: Scene) -> Self {
+        Session {
+            id,
+            scene,
+            limits: Limits::default(),
+            peers: BTreeSet::new(),
+            state: HashMap::new(),
+            transmits: VecDeque::new(),
+            events: VecDeque::new(),
+        }
+    }
+
+    /// Replaces the limits.
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// This side's peer id.
+    pub fn id(&self) -> i32 {
+        self.id
+    }
+
+    /// The scene.
+    pub fn scene(&self) -> &Scene {
+        &self.scene
+    }
+
+    /// The connected peers, in increasing order.
+    pub fn peers(&self) -> impl Iterator<Item = i32> + '_ {
+        self.peers.iter().copied()
+    }
+
+    fn is_server(&self) -> bool {
+        self.id == SERVER
+    }
+
+    /// The transport connected `peer` (at a client: the server, 1). The server tells
+    /// the other clients and the newcomer about each other, as Godot's does.
+    pub fn connect(&mut self, peer: i32) {
+        if peer == self.id || self.peers.contains(&peer) {
+            return;
+        }
+        if self.is_server() {
+            for &p in &self.peers {
+                let to_old = Packet::Sys(Sys::AddPeer(peer));
+                let to_new = Packet::Sys(Sys::AddPeer(p));
+                self.transmits.push_back(system(p, &to_old));
+                self.transmits.push_back(system(peer, &to_new));
+            }
+        }
+        self.admit(peer);
+    }
+
+    fn admit(&mut self, peer: i32) {
+        self.peers.insert(peer);
+        self.state.insert(
+            peer,
+            Peer {
+                received: HashMap::new(),
+                sent: vec![Sent::Never; self.scene.nodes.len()],
+            },
+        );
+        self.events.push_back(Event::PeerConnected(peer));
+    }
+
+    /// The transport lost `peer` (or dropped it after an error). The server tells
+    /// the other clients.
+    pub fn disconnect(&mut self, peer: i32) {
+        if !self.peers.remove(&peer) {
+            return;
+        }
+        self.state.remove(&peer);
+        self.transmits.retain(|t| t.to != peer);
+        if self.is_server() {
+            for &p in &self.peers {
+                self.transmits
+                    .push_back(system(p, &Packet::Sys(Sys::DelPeer(peer))));
+            }
+        }
+        self.events.push_back(Event::PeerDisconnected(peer));
+    }
+
+    /// The next event, if any.
+    pub fn poll_event(&mut self) -> Option<Event> {
+        self.events.pop_front()
+    }
+
+    /// The next packet to send, if any.
+    pub fn poll_transmit(&mut self) -> Option<Transmit> {
+        self.transmits.pop_front()
+    }
+
+    /// Handles one payload from `from`, which came with `delivery`. An error means
+    /// the peer sent what a Godot peer never sends: drop it ([`disconnect`]).
+    ///
+    /// [`disconnect`]: Session::disconnect
+    pub fn receive(&mut self, from: i32, delivery: Delivery, bytes: &[u8]) -> Result<()> {
+        if !self.peers.contains(&from) {
+            return Err(Error::at(ErrorKind::UnknownPeer(from), 0));
+        }
+        match Packet::decode(bytes)? {
+            Packet::Sys(sys) => self.system(from, delivery, sys),
+            packet => self.process(from, packet),
+        }
+    }
+
+    fn system(&mut self, from: i32, delivery: Delivery, sys: Sys) -> Result<()> {
+        match sys {
+            // Admission is the transport's here, so an auth exchange never starts;
+            // the engine ignores the empty "done" message once a peer is in.
+            Sys::Auth(payload) if payload.is_empty() => Ok(()),
+            Sys::AddPeer(peer) if !self.is_server() && from == SERVER && peer > SERVER => {
+                if peer != self.id && !self.peers.contains(&peer) {
+                    self.admit(peer);
+                }
+                Ok(())
+            }
+            Sys::DelPeer(peer) if !self.is_server() && from == SERVER && peer > SERVER => {
+                self.disconnect(peer);
+                Ok(())
+            }
+            Sys::Relay { peer, packet } if self.is_server() => {
+                let inner = relayable(&packet)?;
+                if peer > 0 && !self.peers.contains(&peer) {
+                    // Gone while the packet was on its way (or never here: the
+                    // engine drops both silently).
+                    return Ok(());
+                }
+                let out = Packet::Sys(Sys::Relay { peer: from, packet }).encode()?;
+                let targets: Vec<i32> = if peer > 0 {
+                    vec![peer]
+                } else {
+                    self.peers
+                        .iter()
+                        .copied()
+                        .filter(|&p| p != from && p != -peer)
+                        .collect()
+                };
+                for to in targets {
+                    self.transmits.push_back(Transmit {
+                        to,
+                        delivery,
+                        bytes: out.clone(),
+                    });
+                }
+                // A broadcast includes the server unless it excludes it.
+                if peer <= 0 && peer != -SERVER {
+                    self.process(from, inner)?;
+                }
+                Ok(())
+            }
+            Sys::Relay { peer, packet } if from == SERVER => {
+                let inner = relayable(&packet)?;
+                if !self.peers.contains(&peer) {
+                    return Err(Error::at(ErrorKind::UnknownPeer(peer), 2));
+                }
+                self.process(peer, inner)
+            }
+            _ => Err(Error::at(ErrorKind::Unexpected("this SYS packet"), 0)),
+        }
+    }
+
+    fn process(&mut self, from: i32, packet: Packet) -> Result<()> {
+        match packet {
+            Packet::Call(call) => {
+                let node = match &call.node {
+                    NodeRef::Path(path) => self
+                        .scene
+                        .index(path)
+                        .ok_or_else(|| Error::at(ErrorKind::UnknownNode(path.clone()), 1))?,
+                    NodeRef::Cached(id) | NodeRef::CachedWide(id) => *self
+                        .peer(from)?
+                        .received
+                        .get(id)
+                        .ok_or_else(|| Error::at(ErrorKind::UnknownCacheId(*id), 1))?,
+                };
+                let (path, names) = &self.scene.nodes[node];
+                let method = names
+                    .name(call.method)
+                    .ok_or_else(|| Error::at(ErrorKind::UnknownMethod(call.method), 1))?;
+                self.events.push_back(Event::Call(Call {
+                    from,
+                    node: path.clone(),
+                    method: method.to_owned(),
+                    args: call.args,
+                }));
+            }
+            Packet::SimplifyPath { checksum, id, path } => {
+                let node = self
+                    .scene
+                    .index(&path)
+                    .ok_or_else(|| Error::at(ErrorKind::UnknownNode(path.clone()), 38))?;
+                let valid = self.scene.nodes[node].1.checksum() == checksum;
+                let limit = self.limits.cached_paths;
+                let peer = self.peer_mut(from)?;
+                if peer.received.contains_key(&id) {
+                    return Err(Error::at(ErrorKind::DuplicateCacheId(id), 34));
+                }
+                if peer.received.len() >= limit {
+                    return Err(Error::at(ErrorKind::TooLarge("the peer's path cache"), 34));
+                }
+                peer.received.insert(id, node);
+                if !valid {
+                    self.events
+                        .push_back(Event::ChecksumMismatch { peer: from, path });
+                }
+                self.send(
+                    from,
+                    Delivery::default(),
+                    &Packet::ConfirmPath { valid, id },
+                )?;
+            }
+            Packet::ConfirmPath { valid, id } => {
+                let node = usize::try_from(id)
+                    .ok()
+                    .and_then(|i| i.checked_sub(1))
+                    .filter(|&i| i < self.scene.nodes.len())
+                    .ok_or_else(|| Error::at(ErrorKind::UnknownCacheId(id), 2))?;
+                let peer = self.peer_mut(from)?;
+                if peer.sent[node] == Sent::Never {
+                    return Err(Error::at(ErrorKind::UnknownCacheId(id), 2));
+                }
+                peer.sent[node] = Sent::Confirmed;
+                if !valid {
+                    let path = self.scene.nodes[node].0.clone();
+                    self.events
+                        .push_back(Event::ChecksumMismatch { peer: from, path });
+                }
+            }
+            Packet::Raw(bytes) => self.events.push_back(Event::Bytes { from, bytes }),
+            packet @ (Packet::Spawn(_) | Packet::Despawn(_) | Packet::Sync(_)) => {
+                self.events.push_back(Event::Replication { from, packet })
+            }
+            Packet::Sys(_) => {
+                return Err(Error::at(ErrorKind::Unexpected("a relayed SYS packet"), 0))
+            }
+        }
+        Ok(())
+    }
+
+    fn peer(&self, id: i32) -> Result<&Peer> {
+        self.state
+            .get(&id)
+            .ok_or_else(|| Error::at(ErrorKind::UnknownPeer(id), 0))
+    }
+
+    fn peer_mut(&mut self, id: i32) -> Result<&mut Peer> {
+        self.state
+            .get_mut(&id)
+            .ok_or_else(|| Error::at(ErrorKind::UnknownPeer(id), 0))
+    }
+
+    /// Calls `method` of the node at `node` on `target` with `args` (a tuple, or
+    /// anything that serializes to an array), reliably on channel 0.
+    pub fn rpc<A: Serialize + ?Sized>(
+        &mut self,
+        target: Target,
+        node: &str,
+        method: &str,
+        args: &A,
+    ) -> Result<()> {
+        self.rpc_with(target, node, method, args, Delivery::default())
+    }
+
+    /// [`Session::rpc`] with a transfer mode and channel (as `@rpc` declares them).
+    pub fn rpc_with<A: Serialize + ?Sized>(
+        &mut self,
+        target: Target,
+        node: &str,
+        method: &str,
+        args: &A,
+        delivery: Delivery,
+    ) -> Result<()> {
+        let args = match godot_bin::to_variant(args) {
+            Ok(Variant::Array(a)) => a,
+            Ok(_) => return Err(Error::at(ErrorKind::NotArguments, 0)),
+            Err(source) => return Err(Error::at(ErrorKind::Argument { index: 0, source }, 0)),
+        };
+        self.call(target, node, method, args, delivery)
+    }
+
+    /// [`Session::rpc_with`] with the arguments as Variants.
+    pub fn call(
+        &mut self,
+        target: Target,
+        node: &str,
+        method: &str,
+        args: Vec<Variant>,
+        delivery: Delivery,
+    ) -> Result<()> {
+        let index = self
+            .scene
+            .index(node)
+            .ok_or_else(|| Error::at(ErrorKind::UnknownNode(node.to_owned()), 0))?;
+        let (path, names) = &self.scene.nodes[index];
+        let method = names
+            .id(method)
+            .ok_or_else(|| Error::at(ErrorKind::UnknownMethodName(method.to_owned()), 0))?;
+        let targets: Vec<i32> = match target {
+            Target::Peer(p) if self.peers.contains(&p) => vec![p],
+            Target::Peer(p) => return Err(Error::at(ErrorKind::UnknownPeer(p), 0)),
+            Target::All | Target::AllBut(_) => self
+                .peers
+                .iter()
+                .copied()
+                .filter(|&p| Target::AllBut(p) != target)
+                .collect(),
+        };
+        let cache_id = index as u32 + 1;
+        let checksum = names.checksum();
+        let path = path.clone();
+        // As the engine: the first call to a peer sends the path to cache; the node
+        // goes by id (narrowest field) only if every target has confirmed it, else
+        // by path to those that have not and by a 4-byte id to those that have.
+        let mut all_confirmed = true;
+        for &p in &targets {
+            let peer = self.peer_mut(p)?;
+            if peer.sent[index] == Sent::Never {
+                peer.sent[index] = Sent::Unconfirmed;
+                let simplify = Packet::SimplifyPath {
+                    checksum: checksum.clone(),
+                    id: cache_id,
+                    path: path.clone(),
+                };
+                self.send(p, Delivery::default(), &simplify)?;
+            }
+            all_confirmed &= self.peer(p)?.sent[index] == Sent::Confirmed;
+        }
+        let mut call = RemoteCall {
+            node: NodeRef::Cached(cache_id),
+            method,
+            args,
+        };
+        let cached = if all_confirmed {
+            call.encode()?
+        } else {
+            call.node = NodeRef::CachedWide(cache_id);
+            call.encode()?
+        };
+        let by_path = if all_confirmed {
+            Vec::new()
+        } else {
+            call.node = NodeRef::Path(path);
+            call.encode()?
+        };
+        for p in targets {
+            let bytes = if self.peer(p)?.sent[index] == Sent::Confirmed {
+                cached.clone()
+            } else {
+                by_path.clone()
+            };
+            self.push(p, delivery, bytes);
+        }
+        Ok(())
+    }
+
+    /// `send_bytes`: `bytes` (not empty) to `target`.
+    pub fn send_bytes(&mut self, target: Target, bytes: Vec<u8>, delivery: Delivery) -> Result<()> {
+        if bytes.is_empty() {
+            return Err(Error::at(ErrorKind::Truncated("the raw bytes"), 0));
+        }
+        let packet = Packet::Raw(bytes);
+        match target {
+            Target::Peer(p) if !self.peers.contains(&p) => {
+                Err(Error::at(ErrorKind::UnknownPeer(p), 0))
+            }
+            Target::Peer(p) => self.send(p, delivery, &packet),
+            _ => {
+                let bytes = packet.encode()?;
+                let targets: Vec<i32> = self
+                    .peers
+                    .iter()
+                    .copied()
+                    .filter(|&p| Target::AllBut(p) != target)
+                    .collect();
+                for p in targets {
+                    self.push(p, delivery, bytes.clone());
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn send(&mut self, to: i32, delivery: Delivery, packet: &Packet) -> Result<()> {
+        let bytes = packet.encode()?;
+        self.push(to, delivery, bytes);
+        Ok(())
+    }
+
+    /// A client reaches other clients through the server's relay.
+    fn push(&mut self, to: i32, delivery: Delivery, bytes: Vec<u8>) {
+        let transmit = if self.is_server() || to == SERVER {
+            Transmit {
+                to,
+                delivery,
+                bytes,
+            }
+        } else {
+            let mut relayed = Vec::with_capacity(6 + bytes.len());
+            relayed.extend_from_slice(&[7, 3]);
+            relayed.extend_from_slice(&to.to_le_bytes());
+            relayed.extend_from_slice(&bytes);
+            Transmit {
+                to: SERVER,
+                delivery,
+                bytes: relayed,
+            }
+        };
+        self.transmits.push_back(transmit);
+    }
+}
+
+/// A relayed packet, which is never itself a SYS packet.
+fn relayable(bytes: &[u8]) -> Result<Packet> {
+    match Packet::decode(bytes).map_err(|e| e.shifted(6))? {
+        Packet::Sys(_) => Err(Error::at(ErrorKind::Unexpected("a relayed SYS packet"), 6)),
+        p => Ok(p),
+    }
+}
+
+fn system(to: i32, packet: &Packet) -> Transmit {
+    Transmit {
+        to,
+        delivery: Delivery::default(),
+        bytes: packet.encode().expect("SYS peer packets always encode"),
+    }
+}
