@@ -37,6 +37,8 @@ mod names;
 mod reader;
 mod scene4;
 mod session;
+#[cfg(feature = "websocket")]
+pub mod ws;
 
 pub use error::{Error, ErrorKind, Result};
 pub use names::RpcNames;

@@ -129,6 +129,13 @@ pub enum Event {
     PeerConnected(i32),
     /// A peer left.
     PeerDisconnected(i32),
+    /// This side dropped a peer for what it sent (a `PeerDisconnected` follows).
+    Refused {
+        /// The peer.
+        peer: i32,
+        /// Why, as the error said it.
+        reason: String,
+    },
     /// A peer called one of the scene's rpc methods.
     Call(Call),
     /// `send_bytes` from a peer.
@@ -336,6 +343,18 @@ impl Session {
         self.events.push_back(Event::PeerDisconnected(peer));
     }
 
+    /// Drops `peer` for `reason` (usually the error [`receive`](Session::receive)
+    /// returned): [`Event::Refused`], then as [`disconnect`](Session::disconnect).
+    pub fn refuse(&mut self, peer: i32, reason: &str) {
+        if self.peers.contains(&peer) {
+            self.events.push_back(Event::Refused {
+                peer,
+                reason: reason.to_owned(),
+            });
+            self.disconnect(peer);
+        }
+    }
+
     /// The next event, if any.
     pub fn poll_event(&mut self) -> Option<Event> {
         self.events.pop_front()
@@ -506,8 +525,8 @@ impl Session {
             .ok_or_else(|| Error::at(ErrorKind::UnknownPeer(id), 0))
     }
 
-    /// Calls `method` of the node at `node` on `target` with `args` (a tuple, or
-    /// anything that serializes to an array), reliably on channel 0.
+    /// Calls `method` of the node at `node` on `target` with `args` (a tuple, `&()`
+    /// for none, or anything that serializes to an array), reliably on channel 0.
     pub fn rpc<A: Serialize + ?Sized>(
         &mut self,
         target: Target,
@@ -529,6 +548,8 @@ impl Session {
     ) -> Result<()> {
         let args = match godot_bin::to_variant(args) {
             Ok(Variant::Array(a)) => a,
+            // `&()`: no arguments.
+            Ok(Variant::Nil) => Vec::new(),
             Ok(_) => return Err(Error::at(ErrorKind::NotArguments, 0)),
             Err(source) => return Err(Error::at(ErrorKind::Argument { index: 0, source }, 0)),
         };

@@ -1,0 +1,480 @@
+//! Godot 4's `WebSocketMultiplayerPeer` on tokio: a server that Godot clients join
+//! and a client that joins a Godot server (feature `websocket`).
+//!
+//! The wire is plain RFC 6455 with no subprotocol. The server's first message to a
+//! client is its peer id (4 bytes, i32 little endian); after that each binary
+//! message is one SceneMultiplayer packet, always from or to the server.
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), godot_bin_multiplayer::ws::Error> {
+//! use godot_bin::Vector3;
+//! use godot_bin_multiplayer::{ws::Server, Event, Scene, Target};
+//!
+//! let scene = Scene::new().node("Game", ["chat", "moved", "welcome"]);
+//! let mut server = Server::bind("127.0.0.1:9080", scene).await?;
+//! while let Some(event) = server.next_event().await {
+//!     match event {
+//!         Event::PeerConnected(id) => server.rpc(Target::Peer(id), "Game", "welcome", &(id,))?,
+//!         Event::Call(call) if call.method == "moved" => {
+//!             let (pos,): (Vector3,) = call.args()?;
+//!             server.rpc(Target::AllBut(call.from), "Game", "moved", &(call.from, pos))?;
+//!         }
+//!         _ => {}
+//!     }
+//! }
+//! # Ok(()) }
+//! ```
+
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasher, Hasher};
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use godot_bin::Variant;
+use serde::Serialize;
+use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+use crate::session::{Delivery, Event, Scene, Session, Target, SERVER};
+
+/// What can go wrong on a WebSocket transport.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The socket.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+    /// The WebSocket layer.
+    #[error(transparent)]
+    WebSocket(#[from] tokio_tungstenite::tungstenite::Error),
+    /// A packet that could not be built, or one the peer sent that no Godot peer
+    /// sends.
+    #[error(transparent)]
+    Packet(#[from] crate::Error),
+    /// The server's first message was not a peer id (4 bytes, 2..2^31-1).
+    #[error("the server's first message is not a peer id")]
+    InvalidId,
+    /// A packet larger than the receiver's inbound buffer.
+    #[error("a {0}-byte packet exceeds the {1}-byte message limit")]
+    TooLarge(usize, usize),
+    /// The connection closed.
+    #[error("the connection is closed")]
+    Closed,
+}
+
+/// Limits and queue sizes of a [`Server`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Config {
+    /// The largest message sent or accepted. Godot 4's client buffers 65535 bytes
+    /// inbound and outbound by default and closes on a larger message.
+    pub max_message: usize,
+    /// Messages queued per client before it counts as too slow and is dropped.
+    pub send_queue: usize,
+    /// Clients connected at once; more are turned away at the handshake.
+    pub max_clients: usize,
+    /// Time a client has to finish the WebSocket handshake.
+    pub handshake_timeout: Duration,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            max_message: 65535,
+            send_queue: 1024,
+            max_clients: 4096,
+            handshake_timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+impl Config {
+    fn websocket(&self) -> WebSocketConfig {
+        WebSocketConfig::default()
+            .max_message_size(Some(self.max_message))
+            .max_frame_size(Some(self.max_message))
+    }
+}
+
+enum Net {
+    Joined(i32, mpsc::Sender<Vec<u8>>),
+    Message(i32, Vec<u8>),
+    Left(i32),
+}
+
+/// A SceneMultiplayer server on WebSocket: peer 1, as a Godot server with
+/// `WebSocketMultiplayerPeer.create_server` would be. See the module docs.
+pub struct Server {
+    session: Session,
+    config: Config,
+    addr: SocketAddr,
+    rx: mpsc::Receiver<Net>,
+    clients: HashMap<i32, mpsc::Sender<Vec<u8>>>,
+    accept: JoinHandle<()>,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.accept.abort();
+    }
+}
+
+impl Server {
+    /// Listens on `addr` with the default [`Config`].
+    pub async fn bind(addr: impl ToSocketAddrs, scene: Scene) -> Result<Server, Error> {
+        Server::bind_with(addr, scene, Config::default()).await
+    }
+
+    /// Listens on `addr`.
+    pub async fn bind_with(
+        addr: impl ToSocketAddrs,
+        scene: Scene,
+        config: Config,
+    ) -> Result<Server, Error> {
+        let listener = TcpListener::bind(addr).await?;
+        let addr = listener.local_addr()?;
+        let (tx, rx) = mpsc::channel(config.send_queue.max(64));
+        let accept = tokio::spawn(accept(listener, tx, config));
+        Ok(Server {
+            session: Session::server(scene),
+            config,
+            addr,
+            rx,
+            clients: HashMap::new(),
+            accept,
+        })
+    }
+
+    /// The address it listens on.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The protocol state (peers, scene), for what the methods here do not cover.
+    pub fn session(&mut self) -> &mut Session {
+        &mut self.session
+    }
+
+    /// The next event; `None` only if the listener failed. Cancel-safe: use it in
+    /// `tokio::select!`.
+    pub async fn next_event(&mut self) -> Option<Event> {
+        loop {
+            if let Some(e) = self.session.poll_event() {
+                return Some(e);
+            }
+            match self.rx.recv().await? {
+                Net::Joined(id, tx) => {
+                    self.clients.insert(id, tx);
+                    self.session.connect(id);
+                }
+                Net::Message(id, bytes) if self.clients.contains_key(&id) => {
+                    if let Err(e) = self.session.receive(id, Delivery::default(), &bytes) {
+                        self.drop_peer(id, &e.to_string());
+                    }
+                }
+                Net::Message(..) => {}
+                Net::Left(id) => {
+                    if self.clients.remove(&id).is_some() {
+                        self.session.disconnect(id);
+                    }
+                }
+            }
+            // Confirmations, relays and peer notices go out at once.
+            let _ = self.flush();
+        }
+    }
+
+    /// Calls `method` of `node` on `target` with `args` (a tuple).
+    pub fn rpc<A: Serialize + ?Sized>(
+        &mut self,
+        target: Target,
+        node: &str,
+        method: &str,
+        args: &A,
+    ) -> Result<(), Error> {
+        self.session.rpc(target, node, method, args)?;
+        self.flush()
+    }
+
+    /// [`Server::rpc`] with the arguments as Variants.
+    pub fn call(
+        &mut self,
+        target: Target,
+        node: &str,
+        method: &str,
+        args: Vec<Variant>,
+    ) -> Result<(), Error> {
+        self.session
+            .call(target, node, method, args, Delivery::default())?;
+        self.flush()
+    }
+
+    /// `send_bytes` to `target`.
+    pub fn send_bytes(&mut self, target: Target, bytes: Vec<u8>) -> Result<(), Error> {
+        self.session
+            .send_bytes(target, bytes, Delivery::default())?;
+        self.flush()
+    }
+
+    /// Closes the connection to `peer` (the others hear it left).
+    pub fn kick(&mut self, peer: i32) {
+        if self.clients.remove(&peer).is_some() {
+            self.session.disconnect(peer);
+            let _ = self.flush();
+        }
+    }
+
+    fn drop_peer(&mut self, peer: i32, reason: &str) {
+        if self.clients.remove(&peer).is_some() {
+            self.session.refuse(peer, reason);
+        }
+    }
+
+    /// Hands every queued packet to its client's writer. A packet over the size
+    /// limit is not sent (the error says so); a client whose queue is full is
+    /// dropped.
+    fn flush(&mut self) -> Result<(), Error> {
+        let mut result = Ok(());
+        while let Some(t) = self.session.poll_transmit() {
+            if t.bytes.len() > self.config.max_message {
+                result = Err(Error::TooLarge(t.bytes.len(), self.config.max_message));
+                continue;
+            }
+            let Some(tx) = self.clients.get(&t.to) else {
+                continue;
+            };
+            if tx.try_send(t.bytes).is_err() {
+                self.drop_peer(t.to, "its send queue is full");
+            }
+        }
+        result
+    }
+}
+
+async fn accept(listener: TcpListener, tx: mpsc::Sender<Net>, config: Config) {
+    let ids = Arc::new(Mutex::new(HashSet::new()));
+    let random = std::collections::hash_map::RandomState::new();
+    let mut n = 0u64;
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            continue;
+        };
+        let id = {
+            let mut used = ids.lock().expect("never poisoned");
+            if used.len() >= config.max_clients {
+                continue;
+            }
+            // Random ids as Godot's (2..2^31-1), unique among those connected.
+            let id = loop {
+                n += 1;
+                let mut h = random.build_hasher();
+                h.write_u64(n);
+                let id = (h.finish() & 0x7FFF_FFFF) as i32;
+                if id > SERVER && !used.contains(&id) {
+                    break id;
+                }
+            };
+            used.insert(id);
+            id
+        };
+        let (tx, ids) = (tx.clone(), ids.clone());
+        tokio::spawn(async move {
+            serve(stream, id, &tx, config).await;
+            ids.lock().expect("never poisoned").remove(&id);
+            let _ = tx.send(Net::Left(id)).await;
+        });
+    }
+}
+
+async fn serve(stream: TcpStream, id: i32, tx: &mpsc::Sender<Net>, config: Config) {
+    let _ = stream.set_nodelay(true);
+    let handshake = tokio_tungstenite::accept_async_with_config(stream, Some(config.websocket()));
+    let Ok(Ok(ws)) = tokio::time::timeout(config.handshake_timeout, handshake).await else {
+        return;
+    };
+    let (mut sink, mut stream) = ws.split();
+    if sink
+        .send(Message::binary(id.to_le_bytes().to_vec()))
+        .await
+        .is_err()
+    {
+        return;
+    }
+    let (out_tx, mut out_rx) = mpsc::channel::<Vec<u8>>(config.send_queue);
+    if tx.send(Net::Joined(id, out_tx)).await.is_err() {
+        return;
+    }
+    let writer = async {
+        while let Some(bytes) = out_rx.recv().await {
+            if sink.send(Message::binary(bytes)).await.is_err() {
+                return;
+            }
+        }
+        // The server let go of this client.
+        let _ = sink.close().await;
+    };
+    let reader = async {
+        while let Some(Ok(msg)) = stream.next().await {
+            match msg {
+                Message::Binary(b) => {
+                    if tx.send(Net::Message(id, b.to_vec())).await.is_err() {
+                        return;
+                    }
+                }
+                Message::Ping(_) | Message::Pong(_) => {}
+                // Godot sends binary messages only.
+                _ => return,
+            }
+        }
+    };
+    tokio::select! {
+        () = writer => {}
+        () = reader => {}
+    }
+}
+
+type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// A SceneMultiplayer client on WebSocket, as `WebSocketMultiplayerPeer.create_client`.
+pub struct Client {
+    session: Session,
+    ws: Socket,
+    closed: bool,
+}
+
+impl Client {
+    /// Connects to `url` (`ws://` or `wss://`) and waits for the server to give this
+    /// client its id.
+    pub async fn connect(url: &str, scene: Scene) -> Result<Client, Error> {
+        let config = Config::default();
+        let (mut ws, _) =
+            tokio_tungstenite::connect_async_with_config(url, Some(config.websocket()), true)
+                .await?;
+        let id = loop {
+            match ws.next().await.ok_or(Error::Closed)?? {
+                Message::Binary(b) => break id_message(&b)?,
+                Message::Text(t) => break id_message(t.as_bytes())?,
+                Message::Ping(_) | Message::Pong(_) => {}
+                _ => return Err(Error::InvalidId),
+            }
+        };
+        let mut session = Session::client(id, scene);
+        session.connect(SERVER);
+        Ok(Client {
+            session,
+            ws,
+            closed: false,
+        })
+    }
+
+    /// This client's peer id.
+    pub fn id(&self) -> i32 {
+        self.session.id()
+    }
+
+    /// The protocol state.
+    pub fn session(&mut self) -> &mut Session {
+        &mut self.session
+    }
+
+    /// The next event; `None` once the connection is closed (after
+    /// `PeerDisconnected(1)`). An error is a packet the server should never have
+    /// sent, or a broken connection; the client is closed then.
+    pub async fn next_event(&mut self) -> Option<Result<Event, Error>> {
+        loop {
+            if let Err(e) = self.flush().await {
+                return Some(Err(e));
+            }
+            if let Some(e) = self.session.poll_event() {
+                return Some(Ok(e));
+            }
+            if self.closed {
+                return None;
+            }
+            let msg = match self.ws.next().await {
+                Some(Ok(Message::Binary(b))) => b,
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                Some(Ok(Message::Close(_))) | None => {
+                    self.close_session();
+                    continue;
+                }
+                Some(Ok(_)) => {
+                    self.close_session();
+                    return Some(Err(Error::Closed));
+                }
+                Some(Err(e)) => {
+                    self.close_session();
+                    return Some(Err(e.into()));
+                }
+            };
+            if let Err(e) = self.session.receive(SERVER, Delivery::default(), &msg) {
+                self.close_session();
+                let _ = self.ws.close(None).await;
+                return Some(Err(e.into()));
+            }
+        }
+    }
+
+    fn close_session(&mut self) {
+        self.closed = true;
+        self.session.disconnect(SERVER);
+    }
+
+    /// Calls `method` of `node` on `target` (1 for the server; other clients go
+    /// through the server's relay).
+    pub async fn rpc<A: Serialize + ?Sized>(
+        &mut self,
+        target: Target,
+        node: &str,
+        method: &str,
+        args: &A,
+    ) -> Result<(), Error> {
+        self.session.rpc(target, node, method, args)?;
+        self.flush().await
+    }
+
+    /// [`Client::rpc`] with the arguments as Variants.
+    pub async fn call(
+        &mut self,
+        target: Target,
+        node: &str,
+        method: &str,
+        args: Vec<Variant>,
+    ) -> Result<(), Error> {
+        self.session
+            .call(target, node, method, args, Delivery::default())?;
+        self.flush().await
+    }
+
+    /// Closes the connection.
+    pub async fn close(mut self) -> Result<(), Error> {
+        self.flush().await?;
+        self.ws.close(None).await?;
+        Ok(())
+    }
+
+    async fn flush(&mut self) -> Result<(), Error> {
+        while let Some(t) = self.session.poll_transmit() {
+            self.ws.feed(Message::binary(t.bytes)).await?;
+        }
+        self.ws.flush().await?;
+        Ok(())
+    }
+}
+
+/// The id message: exactly 4 bytes, i32 little endian, 2..2^31-1.
+fn id_message(b: &[u8]) -> Result<i32, Error> {
+    let id = <[u8; 4]>::try_from(b)
+        .map(i32::from_le_bytes)
+        .map_err(|_| Error::InvalidId)?;
+    if id > SERVER {
+        Ok(id)
+    } else {
+        Err(Error::InvalidId)
+    }
+}
