@@ -1,0 +1,516 @@
+//! The sans-IO `Session` against the engine and against hostile peers.
+//!
+//! Replays: the packets Godot 4.6's SceneMultiplayer exchanged between a server and a
+//! client (tests/fixtures/godot4.6.jsonl, from tests/oracle/mp4.gd) are fed to a
+//! Session playing one side, which must send exactly what that side of the engine
+//! sent (bytes, channel, transfer mode) and report every call it received.
+
+use godot_bin::{Config, Dialect, Variant};
+use godot_bin_multiplayer::{
+    Delivery, ErrorKind, Event, Limits, Mode, NodeRef, Packet, RemoteCall, Scene, Session, Sys,
+    Target, Transmit,
+};
+use serde_json::Value;
+
+const CLIENT: i32 = 1234567;
+
+fn lines() -> Vec<Value> {
+    include_str!("fixtures/godot4.6.jsonl")
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn hex(v: &Value, key: &str) -> Vec<u8> {
+    hex::decode(v[key].as_str().unwrap()).unwrap()
+}
+
+fn scene() -> Scene {
+    Scene::new().node("Game", ["ping", "blob", "one", "two", "three"])
+}
+
+fn args(line: &Value) -> Vec<Variant> {
+    match Config::new()
+        .dialect(Dialect::Godot4)
+        .from_slice::<Variant>(&hex(line, "args"))
+        .unwrap()
+    {
+        Variant::Array(a) => a,
+        v => panic!("{v:?}"),
+    }
+}
+
+/// How mp4.gd declares each method: `three` is unreliable on channel 2.
+fn delivery(method: &str) -> Delivery {
+    match method {
+        "three" => Delivery {
+            mode: Mode::Unreliable,
+            channel: 2,
+        },
+        _ => Delivery::default(),
+    }
+}
+
+fn logged_delivery(line: &Value) -> Delivery {
+    Delivery {
+        mode: match line["mode"].as_i64().unwrap() {
+            0 => Mode::Unreliable,
+            1 => Mode::UnreliableOrdered,
+            _ => Mode::Reliable,
+        },
+        channel: line["channel"].as_u64().unwrap() as u8,
+    }
+}
+
+fn drain(s: &mut Session) -> (Vec<Transmit>, Vec<Event>) {
+    let t = std::iter::from_fn(|| s.poll_transmit()).collect();
+    let e = std::iter::from_fn(|| s.poll_event()).collect();
+    (t, e)
+}
+
+/// Plays one side (`me`, talking to `peer`) through the whole engine log.
+fn replay(me: i32, peer: i32, mine: &str) {
+    let mut s = if me == 1 {
+        Session::server(scene())
+    } else {
+        Session::client(me, scene())
+    };
+    s.connect(peer);
+    assert_eq!(drain(&mut s), (vec![], vec![Event::PeerConnected(peer)]));
+    let (mut sent, mut expected, mut calls, mut expected_calls) = (vec![], vec![], vec![], vec![]);
+    for line in lines() {
+        if let Some(method) = line.get("call").and_then(Value::as_str) {
+            if line["to"] == peer {
+                s.call(
+                    Target::Peer(peer),
+                    "Game",
+                    method,
+                    args(&line),
+                    delivery(method),
+                )
+                .unwrap();
+            } else {
+                expected_calls.push((method.to_owned(), args(&line)));
+            }
+        } else if let Some(dir) = line.get("packet").and_then(Value::as_str) {
+            let packet = (peer, logged_delivery(&line), hex(&line, "hex"));
+            if dir == mine {
+                expected.push(Transmit {
+                    to: packet.0,
+                    delivery: packet.1,
+                    bytes: packet.2,
+                });
+            } else {
+                s.receive(peer, packet.1, &packet.2).unwrap();
+            }
+        }
+        let (t, e) = drain(&mut s);
+        sent.extend(t);
+        for e in e {
+            match e {
+                Event::Call(c) => {
+                    assert_eq!((c.from, c.node.as_str()), (peer, "Game"));
+                    calls.push((c.method, c.args));
+                }
+                e => panic!("unexpected {e:?}"),
+            }
+        }
+    }
+    assert!(expected.len() > 150, "{}", expected.len());
+    assert_eq!(sent.len(), expected.len());
+    for (i, (ours, engine)) in sent.iter().zip(&expected).enumerate() {
+        assert_eq!(ours, engine, "packet {i}");
+    }
+    assert!(expected_calls.len() > 150);
+    assert_eq!(calls, expected_calls);
+}
+
+#[test]
+fn a_server_session_sends_what_the_engines_server_sent() {
+    replay(1, CLIENT, "s2c");
+}
+
+#[test]
+fn a_client_session_sends_what_the_engines_client_sent() {
+    replay(CLIENT, 1, "c2s");
+}
+
+fn server_with(peers: &[i32]) -> Session {
+    let mut s = Session::server(scene());
+    for &p in peers {
+        s.connect(p);
+    }
+    drain(&mut s);
+    s
+}
+
+#[test]
+fn the_server_announces_peers_to_each_other() {
+    let mut s = Session::server(scene());
+    s.connect(5);
+    s.connect(6);
+    s.connect(7);
+    s.disconnect(6);
+    let (t, e) = drain(&mut s);
+    let sys = |to: i32, p: Sys| Transmit {
+        to,
+        delivery: Delivery::default(),
+        bytes: Packet::Sys(p).encode().unwrap(),
+    };
+    assert_eq!(
+        t,
+        [
+            sys(5, Sys::AddPeer(6)),
+            sys(6, Sys::AddPeer(5)),
+            sys(5, Sys::AddPeer(7)),
+            sys(7, Sys::AddPeer(5)),
+            sys(6, Sys::AddPeer(7)),
+            sys(7, Sys::AddPeer(6)),
+            // 6 left before its queued packets went out: they are gone.
+            sys(5, Sys::DelPeer(6)),
+            sys(7, Sys::DelPeer(6)),
+        ]
+        .into_iter()
+        .filter(|t| t.to != 6)
+        .collect::<Vec<_>>()
+    );
+    assert_eq!(
+        e,
+        [
+            Event::PeerConnected(5),
+            Event::PeerConnected(6),
+            Event::PeerConnected(7),
+            Event::PeerDisconnected(6),
+        ]
+    );
+    assert_eq!(s.peers().collect::<Vec<_>>(), [5, 7]);
+}
+
+#[test]
+fn a_broadcast_to_peers_in_different_cache_states_goes_as_the_engine_sends_it() {
+    let mut s = server_with(&[5, 6]);
+    s.rpc(Target::Peer(5), "Game", "ping", &()).unwrap();
+    drain(&mut s);
+    s.receive(
+        5,
+        Delivery::default(),
+        &Packet::ConfirmPath { valid: true, id: 1 }.encode().unwrap(),
+    )
+    .unwrap();
+    s.rpc(Target::All, "Game", "one", &(7,)).unwrap();
+    let (t, _) = drain(&mut s);
+    let to: Vec<(i32, Packet)> = t
+        .iter()
+        .map(|t| (t.to, Packet::decode(&t.bytes).unwrap()))
+        .collect();
+    let call = |node| {
+        Packet::Call(RemoteCall {
+            node,
+            method: 1,
+            args: vec![Variant::Int(7)],
+        })
+    };
+    assert_eq!(
+        to,
+        [
+            (
+                6,
+                Packet::SimplifyPath {
+                    checksum: scene().names("Game").unwrap().checksum(),
+                    id: 1,
+                    path: "Game".into()
+                }
+            ),
+            // Not every target knows the id: the one that does gets it in 4 bytes.
+            (5, call(NodeRef::CachedWide(1))),
+            (6, call(NodeRef::Path("Game".into()))),
+        ]
+    );
+    assert_eq!(t[1].bytes, [0x20, 1, 0, 0, 0, 1, 1, 2, 7]);
+    // Once all have confirmed, the narrow form for everyone.
+    s.receive(
+        6,
+        Delivery::default(),
+        &Packet::ConfirmPath { valid: true, id: 1 }.encode().unwrap(),
+    )
+    .unwrap();
+    s.rpc(Target::AllBut(6), "Game", "one", &(7,)).unwrap();
+    s.rpc(Target::All, "Game", "one", &(7,)).unwrap();
+    let (t, _) = drain(&mut s);
+    let narrow = vec![0x00, 1, 1, 1, 2, 7];
+    assert_eq!(
+        t.iter()
+            .map(|t| (t.to, t.bytes.clone()))
+            .collect::<Vec<_>>(),
+        [(5, narrow.clone()), (5, narrow.clone()), (6, narrow)]
+    );
+}
+
+/// `ping()` on `Game` by path, as a peer that has not had the path confirmed sends it.
+const PING_BY_PATH: &[u8] = b"\xa0\x06\x00\x00\x80\x02Game\0";
+
+fn relay(peer: i32, inner: &[u8]) -> Vec<u8> {
+    Packet::Sys(Sys::Relay {
+        peer,
+        packet: inner.to_vec(),
+    })
+    .encode()
+    .unwrap()
+}
+
+#[test]
+fn the_server_relays_as_the_engine_does() {
+    let mut s = server_with(&[5, 6, 7]);
+    let ping = PING_BY_PATH;
+    // To one client: forwarded with the source, not run here.
+    s.receive(5, Delivery::default(), &relay(6, ping)).unwrap();
+    // To all: everyone but the sender, and run here with the sender as caller.
+    s.receive(
+        5,
+        Delivery {
+            mode: Mode::Unreliable,
+            channel: 3,
+        },
+        &relay(0, ping),
+    )
+    .unwrap();
+    // To all but 7.
+    s.receive(5, Delivery::default(), &relay(-7, ping)).unwrap();
+    // All but the server: not run here.
+    s.receive(5, Delivery::default(), &relay(-1, ping)).unwrap();
+    // To a peer that is gone: dropped.
+    s.receive(5, Delivery::default(), &relay(99, ping)).unwrap();
+    let (t, e) = drain(&mut s);
+    let from5 = relay(5, ping);
+    let at = |to, delivery| Transmit {
+        to,
+        delivery,
+        bytes: from5.clone(),
+    };
+    let d = Delivery::default();
+    let u3 = Delivery {
+        mode: Mode::Unreliable,
+        channel: 3,
+    };
+    assert_eq!(
+        t,
+        [at(6, d), at(6, u3), at(7, u3), at(6, d), at(6, d), at(7, d)]
+    );
+    let pings: Vec<_> = e
+        .iter()
+        .map(|e| match e {
+            Event::Call(c) => (c.from, c.method.as_str()),
+            e => panic!("{e:?}"),
+        })
+        .collect();
+    assert_eq!(pings, [(5, "ping"), (5, "ping")]);
+}
+
+#[test]
+fn a_client_reaches_other_clients_through_the_relay() {
+    let mut c = Session::client(5, scene());
+    c.connect(1);
+    c.receive(
+        1,
+        Delivery::default(),
+        &Packet::Sys(Sys::AddPeer(6)).encode().unwrap(),
+    )
+    .unwrap();
+    drain(&mut c);
+    c.rpc(Target::All, "Game", "ping", &()).unwrap();
+    let (t, _) = drain(&mut c);
+    let to: Vec<_> = t.iter().map(|t| (t.to, t.bytes[..2].to_vec())).collect();
+    // To 1 directly, to 6 through 1; each first with its SIMPLIFY_PATH.
+    assert_eq!(
+        to,
+        [
+            (1, vec![1, 0x38]),
+            (1, vec![7, 3]),
+            (1, vec![0xa0, 6]),
+            (1, vec![7, 3])
+        ]
+    );
+    assert_eq!(&t[1].bytes[2..6], 6i32.to_le_bytes());
+    // A call relayed from 6 runs with 6 as caller.
+    c.receive(1, Delivery::default(), &relay(6, PING_BY_PATH))
+        .unwrap();
+    let (_, e) = drain(&mut c);
+    assert!(
+        matches!(&e[..], [Event::Call(call)] if call.from == 6 && call.method == "ping"),
+        "{e:?}"
+    );
+    // The server says 6 left.
+    c.receive(
+        1,
+        Delivery::default(),
+        &Packet::Sys(Sys::DelPeer(6)).encode().unwrap(),
+    )
+    .unwrap();
+    assert_eq!(drain(&mut c).1, [Event::PeerDisconnected(6)]);
+}
+
+/// What a hostile client can send a server: each is refused with its kind and offset.
+#[test]
+fn hostile_packets_are_refused() {
+    let simplify = |id: u32, path: &str, sum: &str| {
+        Packet::SimplifyPath {
+            checksum: sum.into(),
+            id,
+            path: path.into(),
+        }
+        .encode()
+        .unwrap()
+    };
+    let good = scene().names("Game").unwrap().checksum();
+    let cases: Vec<(Vec<u8>, ErrorKind, usize)> = vec![
+        (vec![], ErrorKind::Empty, 0),
+        (
+            simplify(1, "Nowhere", &good),
+            ErrorKind::UnknownNode("Nowhere".into()),
+            38,
+        ),
+        // Cached id 3 never assigned.
+        (vec![0x80, 3, 2], ErrorKind::UnknownCacheId(3), 1),
+        // Method 5 of a node with 5 methods.
+        (
+            b"\xa0\x06\x00\x00\x80\x05Game\0".to_vec(),
+            ErrorKind::UnknownMethod(5),
+            1,
+        ),
+        (
+            b"\xa0\x06\x00\x00\x80\x02Gam\0".to_vec(),
+            ErrorKind::UnknownNode("Gam".into()),
+            1,
+        ),
+        // Confirming a path we never sent.
+        (vec![2, 1, 1, 0, 0, 0], ErrorKind::UnknownCacheId(1), 2),
+        (vec![2, 1, 9, 0, 0, 0], ErrorKind::UnknownCacheId(9), 2),
+        // SYS packets only a server sends.
+        (
+            Packet::Sys(Sys::AddPeer(9)).encode().unwrap(),
+            ErrorKind::Unexpected("this SYS packet"),
+            0,
+        ),
+        (
+            Packet::Sys(Sys::Auth(vec![1])).encode().unwrap(),
+            ErrorKind::Unexpected("this SYS packet"),
+            0,
+        ),
+        // A SYS packet inside a relay, and a broken packet inside one.
+        (
+            relay(0, &Packet::Sys(Sys::AddPeer(9)).encode().unwrap()),
+            ErrorKind::Unexpected("a relayed SYS packet"),
+            6,
+        ),
+        (
+            relay(6, &[0x00, 1]),
+            ErrorKind::Truncated("the method id"),
+            8,
+        ),
+    ];
+    for (bytes, kind, offset) in cases {
+        let mut s = server_with(&[5, 6]);
+        let e = s.receive(5, Delivery::default(), &bytes).unwrap_err();
+        assert_eq!(
+            (format!("{:?}", e.kind()), e.offset()),
+            (format!("{kind:?}"), offset),
+            "{}",
+            hex::encode(&bytes)
+        );
+    }
+    // A duplicate cache id, and a flood of them beyond the limit.
+    let mut s = server_with(&[5]);
+    s.receive(5, Delivery::default(), &simplify(1, "Game", &good))
+        .unwrap();
+    let e = s
+        .receive(5, Delivery::default(), &simplify(1, "Game", &good))
+        .unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::DuplicateCacheId(1)));
+    let mut s = Session::server(scene()).with_limits(Limits { cached_paths: 100 });
+    s.connect(5);
+    for id in 0..100 {
+        s.receive(5, Delivery::default(), &simplify(id, "Game", &good))
+            .unwrap();
+    }
+    let e = s
+        .receive(5, Delivery::default(), &simplify(100, "Game", &good))
+        .unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::TooLarge(_)), "{e}");
+    // From a peer that is not connected.
+    let e = s
+        .receive(8, Delivery::default(), &[0x80, 1, 2])
+        .unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::UnknownPeer(8)));
+    // Dropping the offender tells the others; it is gone.
+    let mut s = server_with(&[5, 6]);
+    s.refuse(5, "bad packet");
+    let (t, e) = drain(&mut s);
+    assert_eq!(t.len(), 1);
+    assert_eq!(
+        e,
+        [
+            Event::Refused {
+                peer: 5,
+                reason: "bad packet".into()
+            },
+            Event::PeerDisconnected(5)
+        ]
+    );
+}
+
+#[test]
+fn a_wrong_checksum_is_confirmed_invalid_and_reported() {
+    let mut s = server_with(&[5]);
+    let bytes = Packet::SimplifyPath {
+        checksum: "0".repeat(32),
+        id: 4,
+        path: "Game".into(),
+    }
+    .encode()
+    .unwrap();
+    s.receive(5, Delivery::default(), &bytes).unwrap();
+    let (t, e) = drain(&mut s);
+    assert_eq!(t[0].bytes, [2, 0, 4, 0, 0, 0]);
+    assert_eq!(
+        e,
+        [Event::ChecksumMismatch {
+            peer: 5,
+            path: "Game".into()
+        }]
+    );
+    // Calls on the id still run, as in the engine.
+    s.receive(5, Delivery::default(), &[0x00, 4, 1, 1, 2, 9])
+        .unwrap();
+    let (_, e) = drain(&mut s);
+    match &e[..] {
+        [Event::Call(c)] => {
+            assert_eq!(c.method, "one");
+            let (n,): (i64,) = c.args().unwrap();
+            assert_eq!(n, 9);
+        }
+        e => panic!("{e:?}"),
+    }
+}
+
+#[test]
+fn rpc_refuses_what_it_cannot_send() {
+    let mut s = server_with(&[5]);
+    let kind = |r: godot_bin_multiplayer::Result<()>| format!("{:?}", r.unwrap_err().kind());
+    assert_eq!(
+        kind(s.rpc(Target::Peer(9), "Game", "one", &(1,))),
+        "UnknownPeer(9)"
+    );
+    assert_eq!(
+        kind(s.rpc(Target::Peer(5), "Nope", "one", &(1,))),
+        "UnknownNode(\"Nope\")"
+    );
+    assert_eq!(
+        kind(s.rpc(Target::Peer(5), "Game", "nope", &(1,))),
+        "UnknownMethodName(\"nope\")"
+    );
+    assert_eq!(
+        kind(s.rpc(Target::Peer(5), "Game", "one", &5)),
+        "NotArguments"
+    );
+    assert_eq!(s.poll_transmit(), None);
+}
