@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Regenerates multiplayer/tests/fixtures/godot4.6.jsonl: SceneMultiplayer packets as
-# Godot 4 sends them (multiplayer/tests/oracle/mp4.gd). Engines from
+# Regenerates multiplayer/tests/fixtures/godot4.6.jsonl and godot3.6.jsonl: the
+# multiplayer packets as Godot 4 and Godot 3 send them (multiplayer/tests/oracle/
+# mp4.gd, mp3.gd). Engines from
 # scripts/setup-godot.sh at the workspace root (or $GODOT_BIN).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -12,3 +13,8 @@ cp multiplayer/tests/oracle/mp4.gd "$tmp/s.gd"
 out=multiplayer/tests/fixtures/godot4.6.jsonl
 "$bin/godot4" --headless --no-header --path "$tmp" -s s.gd | grep '^{' > "$out"
 echo "$out: $(wc -l < "$out") lines from $("$bin/godot4" --version | head -1)"
+printf 'config_version=4\n' > "$tmp/project.godot"
+cp multiplayer/tests/oracle/mp3.gd "$tmp/s.gd"
+out=multiplayer/tests/fixtures/godot3.6.jsonl
+"$bin/godot3.6" --no-window --path "$tmp" -s s.gd | grep '^{' > "$out"
+echo "$out: $(wc -l < "$out") lines from $("$bin/godot3.6" --version | head -1)"

@@ -33,6 +33,7 @@
 
 mod args;
 mod error;
+pub mod godot3;
 mod names;
 mod reader;
 mod scene4;

@@ -83,7 +83,7 @@ impl Target {
         match self {
             Target::All => 0,
             Target::Peer(id) => id,
-            Target::AllBut(id) => -id,
+            Target::AllBut(id) => id.wrapping_neg(),
         }
     }
 }
@@ -408,7 +408,8 @@ impl Session {
                     self.peers
                         .iter()
                         .copied()
-                        .filter(|&p| p != from && p != -peer)
+                        // -i32::MIN excludes no one (it would overflow).
+                        .filter(|&p| p != from && Some(p) != peer.checked_neg())
                         .collect()
                 };
                 for to in targets {

@@ -278,6 +278,10 @@ fn the_server_relays_as_the_engine_does() {
     s.receive(5, Delivery::default(), &relay(-7, ping)).unwrap();
     // All but the server: not run here.
     s.receive(5, Delivery::default(), &relay(-1, ping)).unwrap();
+    // To all but i32::MIN: no one is excluded (found by the session fuzz target,
+    // where negating it overflowed).
+    s.receive(5, Delivery::default(), &relay(i32::MIN, ping))
+        .unwrap();
     // To a peer that is gone: dropped.
     s.receive(5, Delivery::default(), &relay(99, ping)).unwrap();
     let (t, e) = drain(&mut s);
@@ -294,7 +298,16 @@ fn the_server_relays_as_the_engine_does() {
     };
     assert_eq!(
         t,
-        [at(6, d), at(6, u3), at(7, u3), at(6, d), at(6, d), at(7, d)]
+        [
+            at(6, d),
+            at(6, u3),
+            at(7, u3),
+            at(6, d),
+            at(6, d),
+            at(7, d),
+            at(6, d),
+            at(7, d)
+        ]
     );
     let pings: Vec<_> = e
         .iter()
@@ -303,7 +316,7 @@ fn the_server_relays_as_the_engine_does() {
             e => panic!("{e:?}"),
         })
         .collect();
-    assert_eq!(pings, [(5, "ping"), (5, "ping")]);
+    assert_eq!(pings, [(5, "ping"), (5, "ping"), (5, "ping")]);
 }
 
 #[test]

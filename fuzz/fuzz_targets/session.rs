@@ -1,0 +1,50 @@
+//! A server `godot_bin_multiplayer::Session` with three clients, fed hostile packets
+//! (the path cache, the relay, peers coming and going): never panics; a refused
+//! peer is gone; every packet it sends decodes and goes to a connected peer.
+//!
+//! Input: records of `[op][len][bytes...]`; op's low 2 bits pick the client
+//! (2, 3 or 4), op 0xF0.. disconnects or reconnects one instead.
+#![no_main]
+
+use godot_bin_multiplayer::{Delivery, Event, Packet, Scene, Session, Target};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let scene = Scene::new()
+        .node("Game", ["ping", "one", "two"])
+        .node("Game/Chat", ["say"]);
+    let mut s = Session::server(scene);
+    for p in 2..5 {
+        s.connect(p);
+    }
+    let mut rest = data;
+    while let [op, len, tail @ ..] = rest {
+        let peer = 2 + i32::from(op & 3) % 3;
+        let n = usize::from(*len).min(tail.len());
+        let (packet, next) = tail.split_at(n);
+        rest = next;
+        match op >> 4 {
+            0xF if op & 4 == 0 => s.disconnect(peer),
+            0xF => s.connect(peer),
+            0xE => {
+                let _ = s.rpc(Target::Peer(peer), "Game", "one", &(n,));
+                let _ = s.rpc(Target::All, "Game/Chat", "say", &("hi",));
+            }
+            _ => {
+                if let Err(e) = s.receive(peer, Delivery::default(), packet) {
+                    s.refuse(peer, &e.to_string());
+                    assert!(s.peers().all(|p| p != peer));
+                }
+            }
+        }
+        while let Some(t) = s.poll_transmit() {
+            assert!(s.peers().any(|p| p == t.to), "to a peer that is gone");
+            Packet::decode(&t.bytes).expect("what the session sends decodes");
+        }
+        while let Some(e) = s.poll_event() {
+            if let Event::Call(c) = e {
+                assert!(c.from >= 2);
+            }
+        }
+    }
+});

@@ -1,0 +1,343 @@
+//! Godot 3's MultiplayerAPI packets (what `rpc()` / `rset()` send in Godot 3.x), and
+//! the transport headers around them.
+//!
+//! Unlike Godot 4, methods go by name, every argument is plain Godot 3
+//! `encode_variant` (no compression), the count byte is always there, and the path
+//! cache has no checksum: `[02][id u32][path\0]` is confirmed by `[03][path\0]`.
+//!
+//! ```
+//! use godot_bin::Variant;
+//! use godot_bin_multiplayer::godot3::{Packet, RemoteCall};
+//! use godot_bin_multiplayer::NodeRef;
+//!
+//! let call = Packet::Call(RemoteCall {
+//!     node: NodeRef::Cached(1),
+//!     method: "hello".into(),
+//!     args: vec![Variant::Int(7)],
+//! });
+//! let bytes = call.encode()?;
+//! assert_eq!(bytes, b"\x00\x01\x00\x00\x00hello\0\x01\x02\x00\x00\x00\x07\x00\x00\x00");
+//! assert_eq!(Packet::decode(&bytes)?, call);
+//! # Ok::<(), godot_bin_multiplayer::Error>(())
+//! ```
+
+use godot_bin::{Config, Dialect, Variant};
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::reader::Reader;
+use crate::NodeRef;
+
+const REMOTE_CALL: u8 = 0;
+const REMOTE_SET: u8 = 1;
+const SIMPLIFY_PATH: u8 = 2;
+const CONFIRM_PATH: u8 = 3;
+const RAW: u8 = 4;
+const PATH_FLAG: u32 = 0x8000_0000;
+
+fn config() -> Config {
+    Config::new().dialect(Dialect::Godot3)
+}
+
+/// One Godot 3 MultiplayerAPI packet.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Packet {
+    /// `rpc()` and friends.
+    Call(RemoteCall),
+    /// `rset()` and friends: `[01][node][property\0][value]`.
+    Set {
+        /// The node.
+        node: NodeRef,
+        /// The property's name.
+        property: String,
+        /// Its new value.
+        value: Variant,
+    },
+    /// The sender will call the node at `path` by `id` from now on.
+    SimplifyPath {
+        /// The sender's cache id.
+        id: u32,
+        /// The node's path relative to the root.
+        path: String,
+    },
+    /// The answer to `SimplifyPath`: the path, not the id.
+    ConfirmPath(String),
+    /// `send_bytes`.
+    Raw(Vec<u8>),
+}
+
+/// A Godot 3 rpc: `[00][node u32][method\0][argc][args][path\0 when by path]`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RemoteCall {
+    /// The node called (a cached id always takes 4 bytes in Godot 3).
+    pub node: NodeRef,
+    /// The method's name.
+    pub method: String,
+    /// The arguments.
+    pub args: Vec<Variant>,
+}
+
+impl Packet {
+    /// Reads one whole packet.
+    pub fn decode(bytes: &[u8]) -> Result<Packet> {
+        let mut r = Reader::new(bytes, 0);
+        let cmd = r
+            .take(1, "the command byte")
+            .map_err(|_| Error::at(ErrorKind::Empty, 0))?[0];
+        let packet = match cmd {
+            REMOTE_CALL | REMOTE_SET => {
+                let (node, end) = node(&mut r)?;
+                let mut body = Reader::new(&bytes[..end], r.pos);
+                let name = cstr(&mut body, "method name")?;
+                let cfg = config();
+                let packet = if cmd == REMOTE_CALL {
+                    let argc = usize::from(body.u8("the argument count")?);
+                    // Every Godot 3 value takes 4 bytes at least.
+                    if argc * 4 > end - body.pos {
+                        return Err(Error::at(ErrorKind::Truncated("the arguments"), end));
+                    }
+                    let mut args = Vec::with_capacity(argc);
+                    for index in 0..argc {
+                        args.push(variant(&cfg, &mut body, index)?);
+                    }
+                    Packet::Call(RemoteCall {
+                        node,
+                        method: name,
+                        args,
+                    })
+                } else {
+                    Packet::Set {
+                        node,
+                        property: name,
+                        value: variant(&cfg, &mut body, 0)?,
+                    }
+                };
+                body.end()?;
+                r.pos = bytes.len();
+                packet
+            }
+            SIMPLIFY_PATH => {
+                let id = r.u32("the cache id")?;
+                Packet::SimplifyPath {
+                    id,
+                    path: r.last_cstr("node path")?,
+                }
+            }
+            CONFIRM_PATH => Packet::ConfirmPath(r.last_cstr("node path")?),
+            RAW => Packet::Raw(r.rest().to_vec()),
+            c => return Err(Error::at(ErrorKind::UnknownCommand(c), 0)),
+        };
+        r.end()?;
+        Ok(packet)
+    }
+
+    /// The packet's bytes.
+    pub fn encode(&self) -> Result<Vec<u8>> {
+        let mut out = Vec::new();
+        self.encode_into(&mut out)?;
+        Ok(out)
+    }
+
+    /// Appends the packet's bytes to `out` (which keeps them only on success).
+    pub fn encode_into(&self, out: &mut Vec<u8>) -> Result<()> {
+        let start = out.len();
+        let r = self.write(out, start);
+        if r.is_err() {
+            out.truncate(start);
+        }
+        r
+    }
+
+    fn write(&self, out: &mut Vec<u8>, start: usize) -> Result<()> {
+        let cfg = config();
+        match self {
+            Packet::Call(call) => {
+                head(REMOTE_CALL, &call.node, &call.method, out)?;
+                let argc = u8::try_from(call.args.len())
+                    .map_err(|_| Error::at(ErrorKind::TooLarge("more than 255 arguments"), 0))?;
+                out.push(argc);
+                for (index, arg) in call.args.iter().enumerate() {
+                    put_variant(&cfg, arg, index, out)?;
+                }
+                tail(&call.node, out, start)?;
+            }
+            Packet::Set {
+                node,
+                property,
+                value,
+            } => {
+                head(REMOTE_SET, node, property, out)?;
+                put_variant(&cfg, value, 0, out)?;
+                tail(node, out, start)?;
+            }
+            Packet::SimplifyPath { id, path } => {
+                out.push(SIMPLIFY_PATH);
+                out.extend_from_slice(&id.to_le_bytes());
+                put_cstr(path, out)?;
+            }
+            Packet::ConfirmPath(path) => {
+                out.push(CONFIRM_PATH);
+                put_cstr(path, out)?;
+            }
+            Packet::Raw(b) => {
+                out.push(RAW);
+                out.extend_from_slice(b);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The node field and where the packet's body ends (at the path, if by path).
+fn node(r: &mut Reader<'_>) -> Result<(NodeRef, usize)> {
+    let id = r.u32("the node id")?;
+    if id & PATH_FLAG == 0 {
+        return Ok((NodeRef::Cached(id), r.bytes.len()));
+    }
+    let offset = id & !PATH_FLAG;
+    let at = offset as usize;
+    if at < r.pos || at >= r.bytes.len() {
+        return Err(Error::at(ErrorKind::PathOffset(offset), 1));
+    }
+    let path = Reader::new(r.bytes, at).last_cstr("node path")?;
+    Ok((NodeRef::Path(path), at))
+}
+
+fn cstr(r: &mut Reader<'_>, what: &'static str) -> Result<String> {
+    let at = r.pos;
+    let rest = &r.bytes[at..];
+    let len = rest
+        .iter()
+        .position(|&b| b == 0)
+        .ok_or_else(|| Error::at(ErrorKind::Unterminated, at))?;
+    let s = std::str::from_utf8(&rest[..len])
+        .map_err(|e| Error::at(ErrorKind::Utf8(what), at + e.valid_up_to()))?;
+    r.pos += len + 1;
+    Ok(s.to_owned())
+}
+
+fn variant(cfg: &Config, r: &mut Reader<'_>, index: usize) -> Result<Variant> {
+    let at = r.pos;
+    let (v, used) = cfg
+        .take_from_slice::<Variant>(&r.bytes[at..])
+        .map_err(|source| {
+            let offset = at + source.offset().unwrap_or(0);
+            Error::at(ErrorKind::Argument { index, source }, offset)
+        })?;
+    r.pos = at + used;
+    Ok(v)
+}
+
+fn put_variant(cfg: &Config, v: &Variant, index: usize, out: &mut Vec<u8>) -> Result<()> {
+    let at = out.len();
+    cfg.to_vec_into(v, out)
+        .map(drop)
+        .map_err(|source| Error::at(ErrorKind::Argument { index, source }, at))
+}
+
+fn put_cstr(s: &str, out: &mut Vec<u8>) -> Result<()> {
+    if s.as_bytes().contains(&0) {
+        return Err(Error::at(ErrorKind::Unterminated, 0));
+    }
+    out.extend_from_slice(s.as_bytes());
+    out.push(0);
+    Ok(())
+}
+
+fn head(cmd: u8, node: &NodeRef, name: &str, out: &mut Vec<u8>) -> Result<()> {
+    out.push(cmd);
+    let id = match node {
+        NodeRef::Cached(id) | NodeRef::CachedWide(id) if id & PATH_FLAG != 0 => {
+            return Err(Error::at(
+                ErrorKind::TooLarge("a cache id with bit 31 set"),
+                0,
+            ))
+        }
+        NodeRef::Cached(id) | NodeRef::CachedWide(id) => *id,
+        // Patched once the path's offset is known.
+        NodeRef::Path(_) => 0,
+    };
+    out.extend_from_slice(&id.to_le_bytes());
+    put_cstr(name, out)
+}
+
+fn tail(node: &NodeRef, out: &mut Vec<u8>, start: usize) -> Result<()> {
+    if let NodeRef::Path(path) = node {
+        let offset = u32::try_from(out.len() - start)
+            .ok()
+            .filter(|o| o & PATH_FLAG == 0)
+            .ok_or_else(|| Error::at(ErrorKind::TooLarge("a call of 2 GiB"), 0))?;
+        out[start + 1..start + 5].copy_from_slice(&(PATH_FLAG | offset).to_le_bytes());
+        put_cstr(path, out)?;
+    }
+    Ok(())
+}
+
+/// Godot 3's WebSocket multiplayer header: `[type u8][from i32][to i32]` before
+/// every message (`WebSocketClient` / `WebSocketServer` as `network_peer`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WsHeader {
+    /// What the message is.
+    pub kind: WsKind,
+    /// The sender (1 for the server's own and system messages).
+    pub from: i32,
+    /// The target: 1 the server, 0 all, -id all but id.
+    pub to: i32,
+}
+
+/// The message types of [`WsHeader`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WsKind {
+    /// A MultiplayerAPI packet follows.
+    Payload,
+    /// System: a peer (id in the 4 bytes after the header) joined.
+    AddPeer,
+    /// System: a peer left.
+    DelPeer,
+    /// System: the receiving client's id.
+    Id,
+}
+
+impl WsHeader {
+    /// The header's size.
+    pub const SIZE: usize = 9;
+
+    /// Splits a message into its header and what follows.
+    pub fn split(msg: &[u8]) -> Result<(WsHeader, &[u8])> {
+        let mut r = Reader::new(msg, 0);
+        let kind = match r.u8("the message type")? {
+            0 => WsKind::Payload,
+            1 => WsKind::AddPeer,
+            2 => WsKind::DelPeer,
+            3 => WsKind::Id,
+            k => return Err(Error::at(ErrorKind::UnknownCommand(k), 0)),
+        };
+        let from = r.u32("the source")? as i32;
+        let to = r.u32("the target")? as i32;
+        Ok((WsHeader { kind, from, to }, r.rest()))
+    }
+
+    /// `body` with this header in front.
+    pub fn wrap(&self, body: &[u8]) -> Vec<u8> {
+        let mut out = Vec::with_capacity(Self::SIZE + body.len());
+        out.push(match self.kind {
+            WsKind::Payload => 0,
+            WsKind::AddPeer => 1,
+            WsKind::DelPeer => 2,
+            WsKind::Id => 3,
+        });
+        out.extend_from_slice(&self.from.to_le_bytes());
+        out.extend_from_slice(&self.to.to_le_bytes());
+        out.extend_from_slice(body);
+        out
+    }
+
+    /// A system message from the server about `peer`.
+    pub fn system(kind: WsKind, peer: i32) -> Vec<u8> {
+        WsHeader {
+            kind,
+            from: 1,
+            to: 0,
+        }
+        .wrap(&peer.to_le_bytes())
+    }
+}
