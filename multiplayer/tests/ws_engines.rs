@@ -337,3 +337,95 @@ async fn rust_clients_call_a_godot4_server_and_each_other() {
         );
     }
 }
+
+/// A Godot 3.6 `WebSocketClient` against a server made of the `godot3` pieces: the
+/// 9-byte header (ID, ADD, payload), the path cache, and calls both ways.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_godot3_client_talks_to_the_godot3_pieces() {
+    use futures_util::{SinkExt, StreamExt};
+    use godot_bin_multiplayer::godot3::{Packet, RemoteCall, WsHeader, WsKind};
+    use godot_bin_multiplayer::NodeRef;
+    use tokio_tungstenite::tungstenite::Message;
+
+    let Some(bin) = engine("godot3.6") else {
+        return;
+    };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port().to_string();
+    let godot = Engine::start(&bin, "client3.gd", &[("PORT", port)]);
+    let id = 777;
+    let run = async {
+        let (tcp, _) = listener.accept().await.unwrap();
+        let mut ws = tokio_tungstenite::accept_async(tcp).await.unwrap();
+        ws.send(Message::binary(WsHeader::system(WsKind::Id, id)))
+            .await
+            .unwrap();
+        ws.send(Message::binary(WsHeader::system(WsKind::AddPeer, 1)))
+            .await
+            .unwrap();
+        let mut received = Vec::new();
+        while received.len() < 2 {
+            let msg = ws.next().await.unwrap().unwrap().into_data();
+            let (h, body) = WsHeader::split(&msg).unwrap();
+            assert_eq!(
+                h,
+                WsHeader {
+                    kind: WsKind::Payload,
+                    from: id,
+                    to: 1
+                }
+            );
+            let packet = Packet::decode(body).unwrap();
+            if let Packet::SimplifyPath { id: cache, path } = &packet {
+                assert_eq!((*cache, path.as_str()), (1, "Game"));
+                let confirm = Packet::ConfirmPath(path.clone()).encode().unwrap();
+                let h = WsHeader {
+                    kind: WsKind::Payload,
+                    from: 1,
+                    to: id,
+                };
+                ws.send(Message::binary(h.wrap(&confirm))).await.unwrap();
+            }
+            received.push(packet);
+        }
+        let welcome = Packet::Call(RemoteCall {
+            node: NodeRef::Path("Game".into()),
+            method: "welcome".into(),
+            args: vec![Variant::String("hi".into())],
+        })
+        .encode()
+        .unwrap();
+        let h = WsHeader {
+            kind: WsKind::Payload,
+            from: 1,
+            to: id,
+        };
+        ws.send(Message::binary(h.wrap(&welcome))).await.unwrap();
+        // Until the engine goes.
+        while let Some(Ok(_)) = ws.next().await {}
+        received
+    };
+    let received = tokio::time::timeout(Duration::from_secs(40), run)
+        .await
+        .expect("the Godot 3 client finishes");
+    assert_eq!(
+        received[1],
+        Packet::Call(RemoteCall {
+            node: NodeRef::Path("Game".into()),
+            method: "hello".into(),
+            args: vec![Variant::Int(42), Variant::String("hé".into())],
+        })
+    );
+    let (code, log) = godot.finish(Duration::from_secs(20)).await;
+    assert_eq!(code, Some(0), "{log:?}");
+    assert!(log.iter().any(|l| l["connected"] == id), "{log:?}");
+    assert!(log.iter().any(|l| l["peer"] == 1), "{log:?}");
+    let hi = godot_bin::to_vec(&Variant::Array(vec![Variant::String("hi".into())])).unwrap();
+    let ran: Vec<_> = log.iter().filter(|l| l.get("ran").is_some()).collect();
+    assert_eq!(ran.len(), 1, "{log:?}");
+    assert_eq!(
+        (&ran[0]["ran"], &ran[0]["from"]),
+        (&Value::from("welcome"), &Value::from(1))
+    );
+    assert_eq!(str_of(ran[0], "args"), hex::encode(hi));
+}
