@@ -13,6 +13,7 @@ use serde::Serialize;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::names::RpcNames;
+use crate::godot3;
 use crate::scene4::{NodeRef, Packet, RemoteCall, Sys};
 
 /// The server's peer id.
@@ -64,6 +65,19 @@ impl Scene {
     fn index(&self, path: &str) -> Option<usize> {
         self.nodes.iter().position(|(p, _)| p == path)
     }
+}
+
+/// Which engine's MultiplayerAPI the peers speak.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Protocol {
+    /// Godot 4's SceneMultiplayer: method ids, compressed arguments, checksums, and
+    /// peer notices and relay as SYS packets.
+    #[default]
+    Godot4,
+    /// Godot 3's MultiplayerAPI: method names, Godot 3 Variants, no checksum. Peer
+    /// notices and relay belong to the transport (its header says who a packet is
+    /// from and for), so the session sends neither.
+    Godot3,
 }
 
 /// Whom a call goes to, as `rpc()` (all) and `rpc_id()` name them.
@@ -138,6 +152,17 @@ pub enum Event {
     },
     /// A peer called one of the scene's rpc methods.
     Call(Call),
+    /// A Godot 3 peer set a property with `rset()`.
+    Set {
+        /// The peer.
+        from: i32,
+        /// The node's path.
+        node: String,
+        /// The property's name (not checked against the scene: decide here).
+        property: String,
+        /// The value.
+        value: Variant,
+    },
     /// `send_bytes` from a peer.
     Bytes {
         /// The sender.
@@ -238,6 +263,7 @@ impl Default for Limits {
 #[derive(Debug)]
 pub struct Session {
     id: i32,
+    protocol: Protocol,
     scene: Scene,
     limits: Limits,
     /// Sorted, so fan-out order is stable.
@@ -263,6 +289,7 @@ impl Session {
     fn new(id: i32, scene: Scene) -> Self {
         Session {
             id,
+            protocol: Protocol::Godot4,
             scene,
             limits: Limits::default(),
             peers: BTreeSet::new(),
@@ -270,6 +297,17 @@ impl Session {
             transmits: VecDeque::new(),
             events: VecDeque::new(),
         }
+    }
+
+    /// Speaks `protocol` (Godot 4's by default); set it before any peer connects.
+    pub fn protocol(mut self, protocol: Protocol) -> Self {
+        self.protocol = protocol;
+        self
+    }
+
+    /// The protocol spoken.
+    pub fn get_protocol(&self) -> Protocol {
+        self.protocol
     }
 
     /// Replaces the limits.
@@ -303,7 +341,7 @@ impl Session {
         if peer == self.id || self.peers.contains(&peer) {
             return;
         }
-        if self.is_server() {
+        if self.is_server() && self.protocol == Protocol::Godot4 {
             for &p in &self.peers {
                 let to_old = Packet::Sys(Sys::AddPeer(peer));
                 let to_new = Packet::Sys(Sys::AddPeer(p));
@@ -334,7 +372,7 @@ impl Session {
         }
         self.state.remove(&peer);
         self.transmits.retain(|t| t.to != peer);
-        if self.is_server() {
+        if self.is_server() && self.protocol == Protocol::Godot4 {
             for &p in &self.peers {
                 self.transmits
                     .push_back(system(p, &Packet::Sys(Sys::DelPeer(peer))));
@@ -373,10 +411,96 @@ impl Session {
         if !self.peers.contains(&from) {
             return Err(Error::at(ErrorKind::UnknownPeer(from), 0));
         }
+        if self.protocol == Protocol::Godot3 {
+            return self.process3(from, godot3::Packet::decode(bytes)?);
+        }
         match Packet::decode(bytes)? {
             Packet::Sys(sys) => self.system(from, delivery, sys),
             packet => self.process(from, packet),
         }
+    }
+
+    fn process3(&mut self, from: i32, packet: godot3::Packet) -> Result<()> {
+        match packet {
+            godot3::Packet::Call(call) => {
+                let node = self.node_of(from, &call.node)?;
+                let (path, names) = &self.scene.nodes[node];
+                if names.id(&call.method).is_none() {
+                    return Err(Error::at(ErrorKind::UnknownMethodName(call.method), 5));
+                }
+                self.events.push_back(Event::Call(Call {
+                    from,
+                    node: path.clone(),
+                    method: call.method,
+                    args: call.args,
+                }));
+            }
+            godot3::Packet::Set {
+                node,
+                property,
+                value,
+            } => {
+                let node = self.node_of(from, &node)?;
+                self.events.push_back(Event::Set {
+                    from,
+                    node: self.scene.nodes[node].0.clone(),
+                    property,
+                    value,
+                });
+            }
+            godot3::Packet::SimplifyPath { id, path } => {
+                let node = self
+                    .scene
+                    .index(&path)
+                    .ok_or_else(|| Error::at(ErrorKind::UnknownNode(path.clone()), 5))?;
+                self.cache_received(from, id, node, 1)?;
+                let confirm = godot3::Packet::ConfirmPath(path).encode()?;
+                self.push(from, Delivery::default(), confirm);
+            }
+            godot3::Packet::ConfirmPath(path) => {
+                let node = self
+                    .scene
+                    .index(&path)
+                    .ok_or_else(|| Error::at(ErrorKind::UnknownNode(path.clone()), 1))?;
+                let peer = self.peer_mut(from)?;
+                if peer.sent[node] == Sent::Never {
+                    return Err(Error::at(ErrorKind::Unexpected("confirming a path never sent"), 1));
+                }
+                peer.sent[node] = Sent::Confirmed;
+            }
+            godot3::Packet::Raw(bytes) => self.events.push_back(Event::Bytes { from, bytes }),
+        }
+        Ok(())
+    }
+
+    /// The scene's index of the node a call from `from` names.
+    fn node_of(&self, from: i32, node: &NodeRef) -> Result<usize> {
+        match node {
+            NodeRef::Path(path) => self
+                .scene
+                .index(path)
+                .ok_or_else(|| Error::at(ErrorKind::UnknownNode(path.clone()), 1)),
+            NodeRef::Cached(id) | NodeRef::CachedWide(id) => self
+                .peer(from)?
+                .received
+                .get(id)
+                .copied()
+                .ok_or_else(|| Error::at(ErrorKind::UnknownCacheId(*id), 1)),
+        }
+    }
+
+    /// Records `from`'s cache id for `node` (its SIMPLIFY_PATH, whose id is at `at`).
+    fn cache_received(&mut self, from: i32, id: u32, node: usize, at: usize) -> Result<()> {
+        let limit = self.limits.cached_paths;
+        let peer = self.peer_mut(from)?;
+        if peer.received.contains_key(&id) {
+            return Err(Error::at(ErrorKind::DuplicateCacheId(id), at));
+        }
+        if peer.received.len() >= limit {
+            return Err(Error::at(ErrorKind::TooLarge("the peer's path cache"), at));
+        }
+        peer.received.insert(id, node);
+        Ok(())
     }
 
     fn system(&mut self, from: i32, delivery: Delivery, sys: Sys) -> Result<()> {
@@ -439,17 +563,7 @@ impl Session {
     fn process(&mut self, from: i32, packet: Packet) -> Result<()> {
         match packet {
             Packet::Call(call) => {
-                let node = match &call.node {
-                    NodeRef::Path(path) => self
-                        .scene
-                        .index(path)
-                        .ok_or_else(|| Error::at(ErrorKind::UnknownNode(path.clone()), 1))?,
-                    NodeRef::Cached(id) | NodeRef::CachedWide(id) => *self
-                        .peer(from)?
-                        .received
-                        .get(id)
-                        .ok_or_else(|| Error::at(ErrorKind::UnknownCacheId(*id), 1))?,
-                };
+                let node = self.node_of(from, &call.node)?;
                 let (path, names) = &self.scene.nodes[node];
                 let method = names
                     .name(call.method)
@@ -467,15 +581,7 @@ impl Session {
                     .index(&path)
                     .ok_or_else(|| Error::at(ErrorKind::UnknownNode(path.clone()), 38))?;
                 let valid = self.scene.nodes[node].1.checksum() == checksum;
-                let limit = self.limits.cached_paths;
-                let peer = self.peer_mut(from)?;
-                if peer.received.contains_key(&id) {
-                    return Err(Error::at(ErrorKind::DuplicateCacheId(id), 34));
-                }
-                if peer.received.len() >= limit {
-                    return Err(Error::at(ErrorKind::TooLarge("the peer's path cache"), 34));
-                }
-                peer.received.insert(id, node);
+                self.cache_received(from, id, node, 34)?;
                 if !valid {
                     self.events
                         .push_back(Event::ChecksumMismatch { peer: from, path });
@@ -566,14 +672,71 @@ impl Session {
         args: Vec<Variant>,
         delivery: Delivery,
     ) -> Result<()> {
-        let index = self
-            .scene
-            .index(node)
-            .ok_or_else(|| Error::at(ErrorKind::UnknownNode(node.to_owned()), 0))?;
-        let (path, names) = &self.scene.nodes[index];
-        let method = names
+        let index = self.node_index(node)?;
+        let method_id = self.scene.nodes[index]
+            .1
             .id(method)
             .ok_or_else(|| Error::at(ErrorKind::UnknownMethodName(method.to_owned()), 0))?;
+        match self.protocol {
+            Protocol::Godot4 => self.to_node(target, index, delivery, |node| {
+                Packet::Call(RemoteCall {
+                    node,
+                    method: method_id,
+                    args: args.clone(),
+                })
+                .encode()
+            }),
+            Protocol::Godot3 => self.to_node(target, index, delivery, |node| {
+                godot3::Packet::Call(godot3::RemoteCall {
+                    node,
+                    method: method.to_owned(),
+                    args: args.clone(),
+                })
+                .encode()
+            }),
+        }
+    }
+
+    /// Godot 3's `rset()`: sets `property` of the node at `node` on `target`.
+    pub fn set(
+        &mut self,
+        target: Target,
+        node: &str,
+        property: &str,
+        value: Variant,
+        delivery: Delivery,
+    ) -> Result<()> {
+        if self.protocol != Protocol::Godot3 {
+            return Err(Error::at(ErrorKind::Unexpected("rset outside Godot 3"), 0));
+        }
+        let index = self.node_index(node)?;
+        self.to_node(target, index, delivery, |node| {
+            godot3::Packet::Set {
+                node,
+                property: property.to_owned(),
+                value: value.clone(),
+            }
+            .encode()
+        })
+    }
+
+    fn node_index(&self, node: &str) -> Result<usize> {
+        self.scene
+            .index(node)
+            .ok_or_else(|| Error::at(ErrorKind::UnknownNode(node.to_owned()), 0))
+    }
+
+    /// Sends what `encode` builds for the node at `index` to `target`, as the engine
+    /// does: the first packet to a peer sends the path to cache; the node goes by id
+    /// (Godot 4: in the narrowest field) only if every target has confirmed it, else
+    /// by path to those that have not and by a 4-byte id to those that have.
+    fn to_node(
+        &mut self,
+        target: Target,
+        index: usize,
+        delivery: Delivery,
+        encode: impl Fn(NodeRef) -> Result<Vec<u8>>,
+    ) -> Result<()> {
         let targets: Vec<i32> = match target {
             Target::Peer(p) if self.peers.contains(&p) => vec![p],
             Target::Peer(p) => return Err(Error::at(ErrorKind::UnknownPeer(p), 0)),
@@ -585,41 +748,39 @@ impl Session {
                 .collect(),
         };
         let cache_id = index as u32 + 1;
-        let checksum = names.checksum();
+        let (path, names) = &self.scene.nodes[index];
+        let simplify = match self.protocol {
+            Protocol::Godot4 => Packet::SimplifyPath {
+                checksum: names.checksum(),
+                id: cache_id,
+                path: path.clone(),
+            }
+            .encode()?,
+            Protocol::Godot3 => godot3::Packet::SimplifyPath {
+                id: cache_id,
+                path: path.clone(),
+            }
+            .encode()?,
+        };
         let path = path.clone();
-        // As the engine: the first call to a peer sends the path to cache; the node
-        // goes by id (narrowest field) only if every target has confirmed it, else
-        // by path to those that have not and by a 4-byte id to those that have.
         let mut all_confirmed = true;
         for &p in &targets {
             let peer = self.peer_mut(p)?;
             if peer.sent[index] == Sent::Never {
                 peer.sent[index] = Sent::Unconfirmed;
-                let simplify = Packet::SimplifyPath {
-                    checksum: checksum.clone(),
-                    id: cache_id,
-                    path: path.clone(),
-                };
-                self.send(p, Delivery::default(), &simplify)?;
+                self.push(p, Delivery::default(), simplify.clone());
             }
             all_confirmed &= self.peer(p)?.sent[index] == Sent::Confirmed;
         }
-        let mut call = RemoteCall {
-            node: NodeRef::Cached(cache_id),
-            method,
-            args,
-        };
-        let cached = if all_confirmed {
-            call.encode()?
+        let cached = encode(if all_confirmed || self.protocol == Protocol::Godot3 {
+            NodeRef::Cached(cache_id)
         } else {
-            call.node = NodeRef::CachedWide(cache_id);
-            call.encode()?
-        };
+            NodeRef::CachedWide(cache_id)
+        })?;
         let by_path = if all_confirmed {
             Vec::new()
         } else {
-            call.node = NodeRef::Path(path);
-            call.encode()?
+            encode(NodeRef::Path(path))?
         };
         for p in targets {
             let bytes = if self.peer(p)?.sent[index] == Sent::Confirmed {
@@ -637,14 +798,19 @@ impl Session {
         if bytes.is_empty() {
             return Err(Error::at(ErrorKind::Truncated("the raw bytes"), 0));
         }
-        let packet = Packet::Raw(bytes);
+        let bytes = match self.protocol {
+            Protocol::Godot4 => Packet::Raw(bytes).encode()?,
+            Protocol::Godot3 => godot3::Packet::Raw(bytes).encode()?,
+        };
         match target {
             Target::Peer(p) if !self.peers.contains(&p) => {
                 Err(Error::at(ErrorKind::UnknownPeer(p), 0))
             }
-            Target::Peer(p) => self.send(p, delivery, &packet),
+            Target::Peer(p) => {
+                self.push(p, delivery, bytes);
+                Ok(())
+            }
             _ => {
-                let bytes = packet.encode()?;
                 let targets: Vec<i32> = self
                     .peers
                     .iter()
@@ -665,9 +831,10 @@ impl Session {
         Ok(())
     }
 
-    /// A client reaches other clients through the server's relay.
+    /// A Godot 4 client reaches other clients through the server's SYS relay (a
+    /// Godot 3 one through its transport's header).
     fn push(&mut self, to: i32, delivery: Delivery, bytes: Vec<u8>) {
-        let transmit = if self.is_server() || to == SERVER {
+        let transmit = if self.is_server() || to == SERVER || self.protocol == Protocol::Godot3 {
             Transmit {
                 to,
                 delivery,

@@ -57,6 +57,10 @@ pub enum Error {
     /// sends.
     #[error(transparent)]
     Packet(#[from] crate::Error),
+    /// Call arguments that did not deserialize into the type asked for
+    /// ([`Call::args`](crate::Call::args)).
+    #[error("the arguments: {0}")]
+    Args(#[from] godot_bin::Error),
     /// The server's first message was not a peer id (4 bytes, 2..2^31-1).
     #[error("the server's first message is not a peer id")]
     InvalidId,
