@@ -12,8 +12,8 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::names::RpcNames;
 use crate::godot3;
+use crate::names::RpcNames;
 use crate::scene4::{NodeRef, Packet, RemoteCall, Sys};
 
 /// The server's peer id.
@@ -464,7 +464,10 @@ impl Session {
                     .ok_or_else(|| Error::at(ErrorKind::UnknownNode(path.clone()), 1))?;
                 let peer = self.peer_mut(from)?;
                 if peer.sent[node] == Sent::Never {
-                    return Err(Error::at(ErrorKind::Unexpected("confirming a path never sent"), 1));
+                    return Err(Error::at(
+                        ErrorKind::Unexpected("confirming a path never sent"),
+                        1,
+                    ));
                 }
                 peer.sent[node] = Sent::Confirmed;
             }
