@@ -1,9 +1,14 @@
-//! Godot 4's `WebSocketMultiplayerPeer` on tokio: a server that Godot clients join
+//! Godot's WebSocket multiplayer peers on tokio: a server that Godot clients join
 //! and a client that joins a Godot server (feature `websocket`).
 //!
-//! The wire is plain RFC 6455 with no subprotocol. The server's first message to a
-//! client is its peer id (4 bytes, i32 little endian); after that each binary
-//! message is one SceneMultiplayer packet, always from or to the server.
+//! The wire is plain RFC 6455 with no subprotocol. Godot 4
+//! (`WebSocketMultiplayerPeer`): the server's first message to a client is its peer
+//! id (4 bytes, i32 little endian); after that each binary message is one
+//! SceneMultiplayer packet, always from or to the server. Godot 3
+//! (`WebSocketServer`/`WebSocketClient` as `network_peer`, [`Config::protocol`]
+//! [`Protocol::Godot3`]): every message starts with the 9-byte
+//! [`WsHeader`](crate::godot3::WsHeader) (type, from, to); the server announces ids
+//! and peers in system messages and relays payloads between clients.
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), godot_bin_multiplayer::ws::Error> {
@@ -41,7 +46,8 @@ use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
-use crate::session::{Delivery, Event, Scene, Session, Target, SERVER};
+use crate::godot3::{WsHeader, WsKind};
+use crate::session::{Delivery, Event, Protocol, Scene, Session, Target, SERVER};
 
 /// What can go wrong on a WebSocket transport.
 #[derive(Debug, thiserror::Error)]
@@ -84,6 +90,8 @@ pub struct Config {
     pub max_clients: usize,
     /// Time a client has to finish the WebSocket handshake.
     pub handshake_timeout: Duration,
+    /// The engine version spoken (Godot 4 by default).
+    pub protocol: Protocol,
 }
 
 impl Default for Config {
@@ -93,6 +101,7 @@ impl Default for Config {
             send_queue: 1024,
             max_clients: 4096,
             handshake_timeout: Duration::from_secs(10),
+            protocol: Protocol::Godot4,
         }
     }
 }
@@ -145,7 +154,7 @@ impl Server {
         let (tx, rx) = mpsc::channel(config.send_queue.max(64));
         let accept = tokio::spawn(accept(listener, tx, config));
         Ok(Server {
-            session: Session::server(scene),
+            session: Session::server(scene).protocol(config.protocol),
             config,
             addr,
             rx,
@@ -173,18 +182,29 @@ impl Server {
             }
             match self.rx.recv().await? {
                 Net::Joined(id, tx) => {
+                    if self.config.protocol == Protocol::Godot3 {
+                        // The transport's peer notices, as Godot 3's server sends them.
+                        for (&p, other) in &self.clients {
+                            let _ = other.try_send(WsHeader::system(WsKind::AddPeer, id));
+                            let _ = tx.try_send(WsHeader::system(WsKind::AddPeer, p));
+                        }
+                    }
                     self.clients.insert(id, tx);
                     self.session.connect(id);
                 }
                 Net::Message(id, bytes) if self.clients.contains_key(&id) => {
-                    if let Err(e) = self.session.receive(id, Delivery::default(), &bytes) {
+                    let r = match self.config.protocol {
+                        Protocol::Godot4 => self.session.receive(id, Delivery::default(), &bytes),
+                        Protocol::Godot3 => self.receive3(id, &bytes),
+                    };
+                    if let Err(e) = r {
                         self.drop_peer(id, &e.to_string());
                     }
                 }
                 Net::Message(..) => {}
                 Net::Left(id) => {
                     if self.clients.remove(&id).is_some() {
-                        self.session.disconnect(id);
+                        self.left(id);
                     }
                 }
             }
@@ -228,7 +248,7 @@ impl Server {
     /// Closes the connection to `peer` (the others hear it left).
     pub fn kick(&mut self, peer: i32) {
         if self.clients.remove(&peer).is_some() {
-            self.session.disconnect(peer);
+            self.left(peer);
             let _ = self.flush();
         }
     }
@@ -236,7 +256,61 @@ impl Server {
     fn drop_peer(&mut self, peer: i32, reason: &str) {
         if self.clients.remove(&peer).is_some() {
             self.session.refuse(peer, reason);
+            self.announce_left(peer);
         }
+    }
+
+    fn left(&mut self, peer: i32) {
+        self.session.disconnect(peer);
+        self.announce_left(peer);
+    }
+
+    /// Godot 3's transport tells the other clients (Godot 4's session does).
+    fn announce_left(&mut self, peer: i32) {
+        if self.config.protocol == Protocol::Godot3 {
+            for tx in self.clients.values() {
+                let _ = tx.try_send(WsHeader::system(WsKind::DelPeer, peer));
+            }
+        }
+    }
+
+    /// A Godot 3 message from client `id`: for the server, relayed, or both, as
+    /// its header's target says. What is relayed must be a valid packet too.
+    fn receive3(&mut self, id: i32, msg: &[u8]) -> crate::Result<()> {
+        let (h, body) = WsHeader::split(msg)?;
+        if h.kind != WsKind::Payload || h.from != id {
+            return Err(crate::Error::at(
+                crate::ErrorKind::Unexpected("a system message or a forged source"),
+                0,
+            ));
+        }
+        let here = h.to == SERVER || h.to == 0 || (h.to < 0 && h.to != -SERVER);
+        if !here {
+            crate::godot3::Packet::decode(body).map_err(|e| e.shifted(WsHeader::SIZE))?;
+        }
+        let relay: Vec<i32> = match h.to {
+            SERVER => Vec::new(),
+            t if t > SERVER => vec![t],
+            t => self
+                .clients
+                .keys()
+                .copied()
+                .filter(|&p| p != id && Some(p) != t.checked_neg())
+                .collect(),
+        };
+        for p in relay {
+            if let Some(tx) = self.clients.get(&p) {
+                if tx.try_send(msg.to_vec()).is_err() {
+                    self.drop_peer(p, "its send queue is full");
+                }
+            }
+        }
+        if here {
+            self.session
+                .receive(id, Delivery::default(), body)
+                .map_err(|e| e.shifted(WsHeader::SIZE))?;
+        }
+        Ok(())
     }
 
     /// Hands every queued packet to its client's writer. A packet over the size
@@ -252,7 +326,16 @@ impl Server {
             let Some(tx) = self.clients.get(&t.to) else {
                 continue;
             };
-            if tx.try_send(t.bytes).is_err() {
+            let bytes = match self.config.protocol {
+                Protocol::Godot4 => t.bytes,
+                Protocol::Godot3 => WsHeader {
+                    kind: WsKind::Payload,
+                    from: SERVER,
+                    to: t.to,
+                }
+                .wrap(&t.bytes),
+            };
+            if tx.try_send(bytes).is_err() {
                 self.drop_peer(t.to, "its send queue is full");
             }
         }
@@ -302,12 +385,17 @@ async fn serve(stream: TcpStream, id: i32, tx: &mpsc::Sender<Net>, config: Confi
         return;
     };
     let (mut sink, mut stream) = ws.split();
-    if sink
-        .send(Message::binary(id.to_le_bytes().to_vec()))
-        .await
-        .is_err()
-    {
-        return;
+    let hello = match config.protocol {
+        Protocol::Godot4 => vec![id.to_le_bytes().to_vec()],
+        Protocol::Godot3 => vec![
+            WsHeader::system(WsKind::Id, id),
+            WsHeader::system(WsKind::AddPeer, SERVER),
+        ],
+    };
+    for msg in hello {
+        if sink.send(Message::binary(msg)).await.is_err() {
+            return;
+        }
     }
     let (out_tx, mut out_rx) = mpsc::channel::<Vec<u8>>(config.send_queue);
     if tx.send(Net::Joined(id, out_tx)).await.is_err() {
@@ -351,23 +439,50 @@ pub struct Client {
     closed: bool,
 }
 
+impl std::fmt::Debug for Client {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Client")
+            .field("session", &self.session)
+            .field("closed", &self.closed)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Client {
-    /// Connects to `url` (`ws://` or `wss://`) and waits for the server to give this
-    /// client its id.
+    /// Connects to a Godot 4 server at `url` (`ws://` or `wss://`) and waits for it
+    /// to give this client its id.
     pub async fn connect(url: &str, scene: Scene) -> Result<Client, Error> {
+        Client::connect_with(url, scene, Protocol::Godot4).await
+    }
+
+    /// [`Client::connect`] to a server of `protocol`'s engine version.
+    pub async fn connect_with(
+        url: &str,
+        scene: Scene,
+        protocol: Protocol,
+    ) -> Result<Client, Error> {
         let config = Config::default();
         let (mut ws, _) =
             tokio_tungstenite::connect_async_with_config(url, Some(config.websocket()), true)
                 .await?;
         let id = loop {
-            match ws.next().await.ok_or(Error::Closed)?? {
-                Message::Binary(b) => break id_message(&b)?,
-                Message::Text(t) => break id_message(t.as_bytes())?,
-                Message::Ping(_) | Message::Pong(_) => {}
+            let b = match ws.next().await.ok_or(Error::Closed)?? {
+                Message::Binary(b) => b.to_vec(),
+                Message::Text(t) => t.as_bytes().to_vec(),
+                Message::Ping(_) | Message::Pong(_) => continue,
                 _ => return Err(Error::InvalidId),
+            };
+            match protocol {
+                Protocol::Godot4 => break id_message(&b)?,
+                Protocol::Godot3 => match WsHeader::split(&b) {
+                    Ok((h, body)) if h.kind == WsKind::Id && h.from == SERVER => {
+                        break id_message(body)?
+                    }
+                    _ => return Err(Error::InvalidId),
+                },
             }
         };
-        let mut session = Session::client(id, scene);
+        let mut session = Session::client(id, scene).protocol(protocol);
         session.connect(SERVER);
         Ok(Client {
             session,
@@ -416,11 +531,41 @@ impl Client {
                     return Some(Err(e.into()));
                 }
             };
-            if let Err(e) = self.session.receive(SERVER, Delivery::default(), &msg) {
+            if let Err(e) = self.receive(&msg) {
                 self.close_session();
                 let _ = self.ws.close(None).await;
                 return Some(Err(e.into()));
             }
+        }
+    }
+
+    fn receive(&mut self, msg: &[u8]) -> crate::Result<()> {
+        if self.session.get_protocol() == Protocol::Godot4 {
+            return self.session.receive(SERVER, Delivery::default(), msg);
+        }
+        let (h, body) = WsHeader::split(msg)?;
+        let peer = || {
+            <[u8; 4]>::try_from(body)
+                .map(i32::from_le_bytes)
+                .map_err(|_| crate::Error::at(crate::ErrorKind::Truncated("the peer id"), 9))
+        };
+        match h.kind {
+            WsKind::Payload => self
+                .session
+                .receive(h.from, Delivery::default(), body)
+                .map_err(|e| e.shifted(WsHeader::SIZE)),
+            WsKind::AddPeer => {
+                self.session.connect(peer()?);
+                Ok(())
+            }
+            WsKind::DelPeer => {
+                self.session.disconnect(peer()?);
+                Ok(())
+            }
+            WsKind::Id => Err(crate::Error::at(
+                crate::ErrorKind::Unexpected("a second id message"),
+                0,
+            )),
         }
     }
 
@@ -464,7 +609,16 @@ impl Client {
 
     async fn flush(&mut self) -> Result<(), Error> {
         while let Some(t) = self.session.poll_transmit() {
-            self.ws.feed(Message::binary(t.bytes)).await?;
+            let bytes = match self.session.get_protocol() {
+                Protocol::Godot4 => t.bytes,
+                Protocol::Godot3 => WsHeader {
+                    kind: WsKind::Payload,
+                    from: self.session.id(),
+                    to: t.to,
+                }
+                .wrap(&t.bytes),
+            };
+            self.ws.feed(Message::binary(bytes)).await?;
         }
         self.ws.flush().await?;
         Ok(())
