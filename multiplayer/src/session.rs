@@ -681,7 +681,7 @@ impl Session {
             .id(method)
             .ok_or_else(|| Error::at(ErrorKind::UnknownMethodName(method.to_owned()), 0))?;
         match self.protocol {
-            Protocol::Godot4 => self.to_node(target, index, delivery, |node| {
+            Protocol::Godot4 => self.send_to_node(target, index, delivery, |node| {
                 Packet::Call(RemoteCall {
                     node,
                     method: method_id,
@@ -689,7 +689,7 @@ impl Session {
                 })
                 .encode()
             }),
-            Protocol::Godot3 => self.to_node(target, index, delivery, |node| {
+            Protocol::Godot3 => self.send_to_node(target, index, delivery, |node| {
                 godot3::Packet::Call(godot3::RemoteCall {
                     node,
                     method: method.to_owned(),
@@ -713,7 +713,7 @@ impl Session {
             return Err(Error::at(ErrorKind::Unexpected("rset outside Godot 3"), 0));
         }
         let index = self.node_index(node)?;
-        self.to_node(target, index, delivery, |node| {
+        self.send_to_node(target, index, delivery, |node| {
             godot3::Packet::Set {
                 node,
                 property: property.to_owned(),
@@ -733,7 +733,7 @@ impl Session {
     /// does: the first packet to a peer sends the path to cache; the node goes by id
     /// (Godot 4: in the narrowest field) only if every target has confirmed it, else
     /// by path to those that have not and by a 4-byte id to those that have.
-    fn to_node(
+    fn send_to_node(
         &mut self,
         target: Target,
         index: usize,
