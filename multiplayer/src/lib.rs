@@ -32,6 +32,8 @@
 #![warn(missing_docs)]
 
 mod args;
+#[cfg(feature = "enet")]
+pub mod enet;
 mod error;
 pub mod godot3;
 mod names;

@@ -141,6 +141,15 @@ impl Engine {
     }
 }
 
+/// A loopback UDP port that was free a moment ago, for an engine's ENet host.
+pub fn free_udp_port() -> u16 {
+    std::net::UdpSocket::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
 /// A loopback port that was free a moment ago, for an engine to listen on.
 pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")

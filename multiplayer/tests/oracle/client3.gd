@@ -1,4 +1,4 @@
-# A Godot 3 client of a MultiplayerAPI server on WebSocket, for
+# A Godot 3 client of a MultiplayerAPI server on WebSocket ($TRANSPORT=enet: ENet), for
 # godot-bin-multiplayer's tests (multiplayer/tests/ws_engines.rs): WebSocketClient
 # as network_peer (the 9-byte header). It connects to ws://127.0.0.1:$PORT, waits
 # until the server has announced one other client, then greets that client directly
@@ -42,12 +42,18 @@ func _initialize():
 	game.set_script(script)
 	root.add_child(game)
 	game.connect("ran", self, "_ran")
-	var err := client.connect_to_url("ws://127.0.0.1:%s" % OS.get_environment("PORT"), PoolStringArray(), true)
+	var err: int
+	if OS.get_environment("TRANSPORT") == "enet":
+		var enet := NetworkedMultiplayerENet.new()
+		err = enet.create_client("127.0.0.1", int(OS.get_environment("PORT")))
+		network_peer = enet
+	else:
+		err = client.connect_to_url("ws://127.0.0.1:%s" % OS.get_environment("PORT"), PoolStringArray(), true)
+		network_peer = client
 	if err != OK:
 		print(JSON.print({"error": err}))
 		quit(1)
 		return
-	network_peer = client
 	connect("connected_to_server", self, "_connected")
 	connect("network_peer_connected", self, "_peer")
 	connect("network_peer_disconnected", self, "_left")

@@ -1,6 +1,6 @@
-# A Godot 4 client of a SceneMultiplayer server on WebSocket, for
+# A Godot 4 client of a SceneMultiplayer server on WebSocket ($TRANSPORT=enet: ENet), for
 # godot-bin-multiplayer's tests (multiplayer/tests/ws_engines.rs). It connects to
-# ws://127.0.0.1:$PORT, waits until the server has announced one other client, then:
+# 127.0.0.1:$PORT, waits until the server has announced one other client, then:
 # greets that client directly and everyone by broadcast (both through the server's
 # relay), calls ping() and blob() (the count-less forms), one/two/three with fixed and
 # seeded random arguments ($SEED; the first calls go by path, later ones by cached
@@ -44,8 +44,15 @@ func _initialize():
 	root.add_child(game)
 	game.ran.connect(_ran)
 	mp = get_multiplayer()
-	var peer := WebSocketMultiplayerPeer.new()
-	var err := peer.create_client("ws://127.0.0.1:%s" % OS.get_environment("PORT"))
+	var port := int(OS.get_environment("PORT"))
+	var peer: MultiplayerPeer
+	var err: int
+	if OS.get_environment("TRANSPORT") == "enet":
+		peer = ENetMultiplayerPeer.new()
+		err = peer.create_client("127.0.0.1", port)
+	else:
+		peer = WebSocketMultiplayerPeer.new()
+		err = peer.create_client("ws://127.0.0.1:%d" % port)
 	if err != OK:
 		print(JSON.stringify({"error": err}))
 		quit(1)

@@ -1,5 +1,5 @@
 # A Godot 3 MultiplayerAPI server on WebSocket (port $PORT, WebSocketServer as
-# network_peer), for godot-bin-multiplayer's tests (multiplayer/tests/ws_engines.rs):
+# network_peer; $TRANSPORT=enet: NetworkedMultiplayerENet), for godot-bin-multiplayer's tests (multiplayer/tests/ws_engines.rs):
 # Rust clients join it. Every call it runs is printed as {"ran", "from", "args":
 # var2bytes of the argument array} and sent back to its caller with the same
 # arguments. It prints {"listening"} once it listens, {"peer"}/{"left"} as clients
@@ -34,13 +34,20 @@ func _initialize():
 	game.set_script(script)
 	root.add_child(game)
 	game.connect("ran", self, "_ran")
-	server.bind_ip = "127.0.0.1"
-	var err := server.listen(int(OS.get_environment("PORT")), PoolStringArray(), true)
+	var err: int
+	if OS.get_environment("TRANSPORT") == "enet":
+		var enet := NetworkedMultiplayerENet.new()
+		enet.set_bind_ip("127.0.0.1")
+		err = enet.create_server(int(OS.get_environment("PORT")))
+		network_peer = enet
+	else:
+		server.bind_ip = "127.0.0.1"
+		err = server.listen(int(OS.get_environment("PORT")), PoolStringArray(), true)
+		network_peer = server
 	if err != OK:
 		print(JSON.print({"error": err}))
 		quit(1)
 		return
-	network_peer = server
 	connect("network_peer_connected", self, "_joined")
 	connect("network_peer_disconnected", self, "_left")
 	print(JSON.print({"listening": true}))

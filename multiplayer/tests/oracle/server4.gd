@@ -1,4 +1,4 @@
-# A Godot 4 SceneMultiplayer server on WebSocket (port $PORT), for
+# A Godot 4 SceneMultiplayer server on WebSocket ($TRANSPORT=enet: ENet) on port $PORT, for
 # godot-bin-multiplayer's tests (multiplayer/tests/ws_engines.rs): Rust clients join
 # it. Every call it runs is printed as {"ran", "from", "args": var_to_bytes of the
 # argument array} and sent back to its caller with the same arguments. It prints
@@ -34,8 +34,16 @@ func _initialize():
 	root.add_child(game)
 	game.ran.connect(_ran)
 	mp = get_multiplayer()
-	var peer := WebSocketMultiplayerPeer.new()
-	var err := peer.create_server(int(OS.get_environment("PORT")), "127.0.0.1")
+	var port := int(OS.get_environment("PORT"))
+	var peer: MultiplayerPeer
+	var err: int
+	if OS.get_environment("TRANSPORT") == "enet":
+		peer = ENetMultiplayerPeer.new()
+		peer.set_bind_ip("127.0.0.1")
+		err = peer.create_server(port)
+	else:
+		peer = WebSocketMultiplayerPeer.new()
+		err = peer.create_server(port, "127.0.0.1")
 	if err != OK:
 		print(JSON.stringify({"error": err}))
 		quit(1)

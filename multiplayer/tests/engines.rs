@@ -1,8 +1,10 @@
-//! Real Godot 4.6 clients (`tests/oracle/client4.gd`) join `ws::Server` over
-//! WebSocket on loopback: their calls arrive with the exact arguments they sent, the
-//! server's calls back run in the engine with the same arguments, and the two
-//! clients greet each other through the server's relay.
-#![cfg(feature = "websocket")]
+//! Real Godot 4.6 and 3.6 engines and the crate's transports, on loopback, over
+//! WebSocket and ENet. Engine clients (`tests/oracle/client4.gd`, `client3.gd`)
+//! join the crate's servers: their calls arrive with the exact arguments they sent,
+//! the server's calls back run in the engine with the same arguments, and the two
+//! clients greet each other through the server's relay. Crate clients join engine
+//! servers (`server4.gd`, `server3.gd`) with crate-generated random arguments.
+#![cfg(all(feature = "websocket", feature = "enet"))]
 
 mod common;
 #[path = "../../tests/common/random.rs"]
@@ -13,8 +15,8 @@ use std::time::Duration;
 
 use common::{engine, godot4, godot4_hex, Engine};
 use godot_bin::{Dialect, Variant};
-use godot_bin_multiplayer::ws::{self, Client, Server};
-use godot_bin_multiplayer::{Event, Protocol, Scene, Target};
+use godot_bin_multiplayer::{enet, ws};
+use godot_bin_multiplayer::{Delivery, Event, Protocol, Scene, Target};
 use serde_json::Value;
 
 fn scene() -> Scene {
@@ -28,18 +30,214 @@ fn scene() -> Scene {
 
 const ECHOED: [&str; 5] = ["ping", "blob", "one", "two", "three"];
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn godot4_clients_call_the_rust_server_and_each_other() {
-    let Some(bin) = engine("godot4") else { return };
-    engine_clients(&bin, "client4.gd", Protocol::Godot4).await;
+macro_rules! engine_test {
+    ($name:ident, $engine:literal, $run:ident, $script:literal, $protocol:ident, $transport:ident) => {
+        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+        async fn $name() {
+            let Some(bin) = engine($engine) else { return };
+            $run(&bin, $script, Protocol::$protocol, Transport::$transport).await;
+        }
+    };
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn godot3_clients_call_the_rust_server_and_each_other() {
-    let Some(bin) = engine("godot3.6") else {
-        return;
-    };
-    engine_clients(&bin, "client3.gd", Protocol::Godot3).await;
+engine_test!(
+    godot4_clients_join_on_websocket,
+    "godot4",
+    engine_clients,
+    "client4.gd",
+    Godot4,
+    WebSocket
+);
+engine_test!(
+    godot3_clients_join_on_websocket,
+    "godot3.6",
+    engine_clients,
+    "client3.gd",
+    Godot3,
+    WebSocket
+);
+engine_test!(
+    godot4_clients_join_on_enet,
+    "godot4",
+    engine_clients,
+    "client4.gd",
+    Godot4,
+    Enet
+);
+engine_test!(
+    godot3_clients_join_on_enet,
+    "godot3.6",
+    engine_clients,
+    "client3.gd",
+    Godot3,
+    Enet
+);
+engine_test!(
+    crate_clients_join_godot4_on_websocket,
+    "godot4",
+    rust_clients,
+    "server4.gd",
+    Godot4,
+    WebSocket
+);
+engine_test!(
+    crate_clients_join_godot3_on_websocket,
+    "godot3.6",
+    rust_clients,
+    "server3.gd",
+    Godot3,
+    WebSocket
+);
+engine_test!(
+    crate_clients_join_godot4_on_enet,
+    "godot4",
+    rust_clients,
+    "server4.gd",
+    Godot4,
+    Enet
+);
+engine_test!(
+    crate_clients_join_godot3_on_enet,
+    "godot3.6",
+    rust_clients,
+    "server3.gd",
+    Godot3,
+    Enet
+);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Transport {
+    WebSocket,
+    Enet,
+}
+
+impl Transport {
+    fn env(self) -> String {
+        match self {
+            Transport::WebSocket => "websocket".into(),
+            Transport::Enet => "enet".into(),
+        }
+    }
+}
+
+enum AnyServer {
+    Ws(ws::Server),
+    Enet(enet::Server),
+}
+
+impl AnyServer {
+    async fn bind(transport: Transport, protocol: Protocol) -> AnyServer {
+        match transport {
+            Transport::WebSocket => {
+                let config = ws::Config {
+                    protocol,
+                    ..ws::Config::default()
+                };
+                AnyServer::Ws(
+                    ws::Server::bind_with("127.0.0.1:0", scene(), config)
+                        .await
+                        .unwrap(),
+                )
+            }
+            Transport::Enet => {
+                let config = enet::Config {
+                    protocol,
+                    ..enet::Config::default()
+                };
+                AnyServer::Enet(
+                    enet::Server::bind_with("127.0.0.1:0", scene(), config)
+                        .await
+                        .unwrap(),
+                )
+            }
+        }
+    }
+
+    fn port(&self) -> u16 {
+        match self {
+            AnyServer::Ws(s) => s.local_addr().port(),
+            AnyServer::Enet(s) => s.local_addr().port(),
+        }
+    }
+
+    async fn next_event(&mut self) -> Option<Event> {
+        match self {
+            AnyServer::Ws(s) => s.next_event().await,
+            AnyServer::Enet(s) => s.next_event().await,
+        }
+    }
+
+    fn call(&mut self, to: i32, method: &str, args: Vec<Variant>) {
+        match self {
+            AnyServer::Ws(s) => s.call(Target::Peer(to), "Game", method, args).unwrap(),
+            AnyServer::Enet(s) => s
+                .call(Target::Peer(to), "Game", method, args, Delivery::default())
+                .unwrap(),
+        }
+    }
+}
+
+enum AnyClient {
+    Ws(ws::Client),
+    Enet(enet::Client),
+}
+
+impl AnyClient {
+    async fn connect(transport: Transport, protocol: Protocol, port: u16, id: i32) -> AnyClient {
+        match transport {
+            Transport::WebSocket => {
+                let url = format!("ws://127.0.0.1:{port}");
+                AnyClient::Ws(
+                    ws::Client::connect_with(&url, scene(), protocol)
+                        .await
+                        .unwrap(),
+                )
+            }
+            Transport::Enet => {
+                let config = enet::Config {
+                    protocol,
+                    ..enet::Config::default()
+                };
+                let addr = ([127, 0, 0, 1], port).into();
+                AnyClient::Enet(
+                    enet::Client::connect(addr, id, scene(), config)
+                        .await
+                        .unwrap(),
+                )
+            }
+        }
+    }
+
+    fn id(&self) -> i32 {
+        match self {
+            AnyClient::Ws(c) => c.id(),
+            AnyClient::Enet(c) => c.id(),
+        }
+    }
+
+    async fn next_event(&mut self) -> Option<Event> {
+        match self {
+            AnyClient::Ws(c) => c.next_event().await.map(Result::unwrap),
+            AnyClient::Enet(c) => c.next_event().await.map(Result::unwrap),
+        }
+    }
+
+    async fn call(&mut self, target: Target, method: &str, args: Vec<Variant>) {
+        match self {
+            AnyClient::Ws(c) => c.call(target, "Game", method, args).await.unwrap(),
+            AnyClient::Enet(c) => c
+                .call(target, "Game", method, args, Delivery::default())
+                .await
+                .unwrap(),
+        }
+    }
+
+    async fn close(self) {
+        match self {
+            AnyClient::Ws(c) => c.close().await.unwrap(),
+            AnyClient::Enet(c) => c.close().await.unwrap(),
+        }
+    }
 }
 
 /// `var2bytes` / `var_to_bytes` of `protocol`'s engine, as hex.
@@ -60,22 +258,25 @@ fn from_engine_hex(protocol: Protocol, h: &str) -> Variant {
 /// Two engine clients join `ws::Server`: every call arrives with the arguments the
 /// engine printed, the server's call back runs with the same bytes, and the
 /// clients greet each other through the server's relay.
-async fn engine_clients(bin: &std::path::Path, script: &str, protocol: Protocol) {
-    let config = ws::Config {
-        protocol,
-        ..ws::Config::default()
-    };
-    let mut server = Server::bind_with("127.0.0.1:0", scene(), config)
-        .await
-        .unwrap();
-    let port = server.local_addr().port().to_string();
+async fn engine_clients(
+    bin: &std::path::Path,
+    script: &str,
+    protocol: Protocol,
+    transport: Transport,
+) {
+    let mut server = AnyServer::bind(transport, protocol).await;
+    let port = server.port().to_string();
     let clients: Vec<Engine> = [11, 12]
         .into_iter()
         .map(|seed| {
             Engine::start(
                 bin,
                 script,
-                &[("PORT", port.clone()), ("SEED", seed.to_string())],
+                &[
+                    ("PORT", port.clone()),
+                    ("SEED", seed.to_string()),
+                    ("TRANSPORT", transport.env()),
+                ],
             )
         })
         .collect();
@@ -93,14 +294,7 @@ async fn engine_clients(bin: &std::path::Path, script: &str, protocol: Protocol)
                         if call.method == "done" {
                             done += 1;
                         }
-                        server
-                            .call(
-                                Target::Peer(call.from),
-                                "Game",
-                                &call.method,
-                                call.args.clone(),
-                            )
-                            .unwrap();
+                        server.call(call.from, &call.method, call.args.clone());
                     }
                     calls
                         .entry(call.from)
@@ -197,8 +391,10 @@ fn str_of(l: &Value, k: &str) -> String {
 /// One Rust client's run against the Godot server: greet the other client, shout,
 /// make `calls`, then `done`; collect what the server sent back.
 async fn rust_client(
-    url: String,
+    transport: Transport,
     protocol: Protocol,
+    port: u16,
+    id: i32,
     calls: Vec<(&'static str, Vec<Variant>)>,
 ) -> (
     i32,
@@ -206,14 +402,14 @@ async fn rust_client(
     Vec<(String, Vec<Variant>)>,
     Vec<(i32, String, Vec<Variant>)>,
 ) {
-    let mut c = Client::connect_with(&url, scene(), protocol).await.unwrap();
+    let mut c = AnyClient::connect(transport, protocol, port, id).await;
     let me = c.id();
     let mut other = 0;
     let mut from_server = Vec::new();
     let mut from_peers = Vec::new();
     let mut sent = false;
     while let Some(event) = c.next_event().await {
-        match event.unwrap() {
+        match event {
             Event::PeerConnected(1) | Event::PeerDisconnected(_) => {}
             Event::PeerConnected(id) if other == 0 => other = id,
             Event::Call(call) if call.from == 1 => {
@@ -228,34 +424,25 @@ async fn rust_client(
         }
         if other != 0 && !sent {
             sent = true;
-            c.rpc(
-                Target::Peer(other),
-                "Game",
-                "greet",
-                &(format!("hello from {me}"),),
-            )
-            .await
-            .unwrap();
-            c.rpc(Target::All, "Game", "shout", &("all",))
-                .await
-                .unwrap();
+            let greeting = vec![Variant::String(format!("hello from {me}"))];
+            c.call(Target::Peer(other), "greet", greeting).await;
+            c.call(Target::All, "shout", vec![Variant::String("all".into())])
+                .await;
             for (method, args) in &calls {
-                c.call(Target::Peer(1), "Game", method, args.clone())
-                    .await
-                    .unwrap();
+                c.call(Target::Peer(1), method, args.clone()).await;
             }
-            c.rpc(Target::Peer(1), "Game", "done", &()).await.unwrap();
+            c.call(Target::Peer(1), "done", vec![]).await;
         }
     }
     // Both greetings may still be on their way after `done` came back.
     while from_peers.len() < 2 {
         match tokio::time::timeout(Duration::from_secs(10), c.next_event()).await {
-            Ok(Some(Ok(Event::Call(call)))) => from_peers.push((call.from, call.method, call.args)),
-            Ok(Some(Ok(Event::PeerDisconnected(_) | Event::PeerConnected(_)))) => {}
+            Ok(Some(Event::Call(call))) => from_peers.push((call.from, call.method, call.args)),
+            Ok(Some(Event::PeerDisconnected(_) | Event::PeerConnected(_))) => {}
             other => panic!("waiting for the greetings: {other:?}"),
         }
     }
-    c.close().await.unwrap();
+    c.close().await;
     (me, other, from_server, from_peers)
 }
 
@@ -300,20 +487,6 @@ fn crate_calls(seed: u64, dialect: Dialect) -> Vec<(&'static str, Vec<Variant>)>
     calls
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn rust_clients_call_a_godot4_server_and_each_other() {
-    let Some(bin) = engine("godot4") else { return };
-    rust_clients(&bin, "server4.gd", Protocol::Godot4).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn rust_clients_call_a_godot3_server_and_each_other() {
-    let Some(bin) = engine("godot3.6") else {
-        return;
-    };
-    rust_clients(&bin, "server3.gd", Protocol::Godot3).await;
-}
-
 /// Whether the engine's bytes are ours, but for the NodePath padding that Godot 3
 /// leaves uninitialised (where only a byte we wrote as 0 may differ).
 fn same_engine_bytes(protocol: Protocol, ours: &str, engine: &str) -> bool {
@@ -331,11 +504,19 @@ fn same_engine_bytes(protocol: Protocol, ours: &str, engine: &str) -> bool {
 /// Two crate clients join an engine server: calls with crate-generated random
 /// arguments run in the engine with exactly the crate's bytes, come back to the
 /// same values, and the clients greet each other through the engine's relay.
-async fn rust_clients(bin: &std::path::Path, script: &str, protocol: Protocol) {
-    let port = common::free_port();
-    let mut godot = Engine::start(bin, script, &[("PORT", port.to_string())]);
+async fn rust_clients(
+    bin: &std::path::Path,
+    script: &str,
+    protocol: Protocol,
+    transport: Transport,
+) {
+    let port = match transport {
+        Transport::WebSocket => common::free_port(),
+        Transport::Enet => common::free_udp_port(),
+    };
+    let env = [("PORT", port.to_string()), ("TRANSPORT", transport.env())];
+    let mut godot = Engine::start(bin, script, &env);
     godot.wait_for("listening", Duration::from_secs(30)).await;
-    let url = format!("ws://127.0.0.1:{port}");
     let seed = random::seed();
     eprintln!("seed {seed} (GODOT_RANDOM_SEED repeats it)");
     let dialect = match protocol {
@@ -348,8 +529,20 @@ async fn rust_clients(bin: &std::path::Path, script: &str, protocol: Protocol) {
     );
     let runs = async {
         tokio::join!(
-            tokio::spawn(rust_client(url.clone(), protocol, a.clone())),
-            tokio::spawn(rust_client(url.clone(), protocol, b.clone()))
+            tokio::spawn(rust_client(
+                transport,
+                protocol,
+                port,
+                1000 + (seed % 1000) as i32,
+                a.clone()
+            )),
+            tokio::spawn(rust_client(
+                transport,
+                protocol,
+                port,
+                2000 + (seed % 1000) as i32,
+                b.clone()
+            ))
         )
     };
     let (ra, rb) = tokio::time::timeout(Duration::from_secs(60), runs)

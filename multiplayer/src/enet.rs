@@ -1,0 +1,745 @@
+//! Godot's ENet multiplayer peers: a server that Godot clients join and a client that
+//! joins a Godot server (feature `enet`), on `rusty_enet` (ENet 1.3, the wire
+//! protocol of the system ENet 1.3.18 the Debian engines link and of the copy
+//! official builds bundle).
+//!
+//! A client picks its own peer id and sends it as the ENet connect data; the server
+//! refuses ids below 2 or in use. Godot 4 (`ENetMultiplayerPeer`): channel 0
+//! reliable, 1 unreliable, `@rpc` channel N on ENet channel N+1, payloads are bare
+//! SceneMultiplayer packets. Godot 3 (`NetworkedMultiplayerENet`,
+//! [`Config::protocol`] [`Protocol::Godot3`]): channel 0 carries the server's peer
+//! notices (`[0 add | 1 remove u32][id u32]`), 1 reliable, 2 unreliable; every
+//! payload starts with `[source u32][target u32]`, and the server relays by target.
+//! Godot 3.6 range-codes its datagrams: this side decodes range-coded datagrams and
+//! never compresses its own, which both engines accept.
+//!
+//! The ENet host runs on a thread of its own (ENet wants to be serviced every
+//! millisecond or so); the API is async, for tokio.
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), godot_bin_multiplayer::enet::Error> {
+//! use godot_bin_multiplayer::{enet::Server, Event, Scene, Target};
+//!
+//! let scene = Scene::new().node("Game", ["chat", "welcome"]);
+//! let mut server = Server::bind("127.0.0.1:7777", scene).await?;
+//! while let Some(event) = server.next_event().await {
+//!     if let Event::PeerConnected(id) = event {
+//!         server.rpc(Target::Peer(id), "Game", "welcome", &(id,))?;
+//!     }
+//! }
+//! # Ok(()) }
+//! ```
+
+use std::collections::HashMap;
+use std::net::{SocketAddr, ToSocketAddrs, UdpSocket};
+use std::sync::mpsc as std_mpsc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use godot_bin::Variant;
+use rusty_enet as enet;
+use serde::Serialize;
+use tokio::sync::mpsc;
+
+use crate::godot3;
+use crate::session::{Delivery, Event, Mode, Protocol, Scene, Session, Target, SERVER};
+
+/// What can go wrong on an ENet transport.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The socket.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+    /// A packet that could not be built, or one the peer sent that no Godot peer
+    /// sends.
+    #[error(transparent)]
+    Packet(#[from] crate::Error),
+    /// Call arguments that did not deserialize into the type asked for.
+    #[error("the arguments: {0}")]
+    Args(#[from] godot_bin::Error),
+    /// The ENet host could not be created, or has stopped.
+    #[error("the ENet host: {0}")]
+    Host(String),
+    /// The server did not accept the connection in time.
+    #[error("no connection to the server")]
+    ConnectFailed,
+}
+
+/// Limits of a [`Server`] or [`Client`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Config {
+    /// The engine version spoken (Godot 4 by default).
+    pub protocol: Protocol,
+    /// Clients at once (ENet's own limit is 4095).
+    pub max_clients: usize,
+    /// Events queued for the application before the ENet host waits for it.
+    pub queue: usize,
+    /// Time a client waits for the server to accept it.
+    pub connect_timeout: Duration,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            protocol: Protocol::Godot4,
+            max_clients: 4095,
+            queue: 4096,
+            connect_timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+/// What the host thread reports.
+enum Net {
+    Connected(usize, u32),
+    Disconnected(usize),
+    Received(usize, u8, enet::PacketKind, Vec<u8>),
+}
+
+/// What the host thread is told to do.
+enum Cmd {
+    Send(usize, u8, enet::PacketKind, Vec<u8>),
+    Disconnect(usize),
+    Reset(usize),
+}
+
+/// Decodes range-coded datagrams (Godot 3.6 sends them) and never compresses: a
+/// compressing host's answers are dropped by Godot 4 clients.
+struct DecodeOnly(enet::RangeCoder);
+
+impl enet::Compressor for DecodeOnly {
+    fn compress(&mut self, _: &[&[u8]], _: usize, _: &mut [u8]) -> usize {
+        0
+    }
+
+    fn decompress(&mut self, in_data: &[u8], out: &mut [u8]) -> usize {
+        self.0.decompress(in_data, out)
+    }
+}
+
+struct Host {
+    cmd: std_mpsc::Sender<Cmd>,
+    net: mpsc::Receiver<Net>,
+    thread: Option<JoinHandle<()>>,
+    addr: SocketAddr,
+}
+
+impl Drop for Host {
+    fn drop(&mut self) {
+        // Closing both channels stops the thread, even one waiting to report.
+        self.net.close();
+        let (tx, _) = std_mpsc::channel();
+        self.cmd = tx;
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Host {
+    /// Starts an ENet host on `socket`; with `connect`, it connects to that server
+    /// with (channels, data) first.
+    fn start(
+        socket: UdpSocket,
+        peers: usize,
+        queue: usize,
+        connect: Option<(SocketAddr, usize, u32)>,
+    ) -> Result<Host, Error> {
+        let addr = socket.local_addr()?;
+        let settings = enet::HostSettings {
+            peer_limit: peers,
+            channel_limit: 255,
+            compressor: Some(Box::new(DecodeOnly(enet::RangeCoder::new()))),
+            ..Default::default()
+        };
+        let mut host =
+            enet::Host::new(socket, settings).map_err(|e| Error::Host(format!("{e:?}")))?;
+        if let Some((to, channels, data)) = connect {
+            host.connect(to, channels, data)
+                .map_err(|e| Error::Host(format!("{e:?}")))?;
+        }
+        let (cmd, cmd_rx) = std_mpsc::channel();
+        let (net_tx, net) = mpsc::channel(queue.max(16));
+        let thread = std::thread::Builder::new()
+            .name("godot-bin-enet".into())
+            .spawn(move || run(host, cmd_rx, net_tx))?;
+        Ok(Host {
+            cmd,
+            net,
+            thread: Some(thread),
+            addr,
+        })
+    }
+}
+
+/// The host thread: services ENet, forwards events, carries out commands; ends when
+/// its commands' sender is dropped.
+fn run(mut host: enet::Host<UdpSocket>, cmd: std_mpsc::Receiver<Cmd>, net: mpsc::Sender<Net>) {
+    loop {
+        loop {
+            match cmd.try_recv() {
+                Ok(Cmd::Send(peer, channel, kind, bytes)) => {
+                    if let Some(p) = host.get_peer_mut(enet::PeerID(peer)) {
+                        let _ = p.send(channel, &enet::Packet::new(bytes, kind));
+                    }
+                }
+                Ok(Cmd::Disconnect(peer)) => {
+                    if let Some(p) = host.get_peer_mut(enet::PeerID(peer)) {
+                        p.disconnect_later(0);
+                    }
+                }
+                Ok(Cmd::Reset(peer)) => {
+                    if let Some(p) = host.get_peer_mut(enet::PeerID(peer)) {
+                        p.reset();
+                    }
+                }
+                Err(std_mpsc::TryRecvError::Empty) => break,
+                Err(std_mpsc::TryRecvError::Disconnected) => {
+                    for p in host.connected_peers_mut() {
+                        p.disconnect_now(0);
+                    }
+                    host.flush();
+                    return;
+                }
+            }
+        }
+        let mut idle = true;
+        // A socket error (an ICMP echo of a vanished peer) is not the host's end.
+        while let Ok(Some(event)) = host.service() {
+            idle = false;
+            let msg = match event {
+                enet::Event::Connect { peer, data } => Net::Connected(peer.id().0, data),
+                enet::Event::Disconnect { peer, .. } => Net::Disconnected(peer.id().0),
+                enet::Event::Receive {
+                    peer,
+                    channel_id,
+                    packet,
+                } => Net::Received(
+                    peer.id().0,
+                    channel_id,
+                    packet.kind(),
+                    packet.data().to_vec(),
+                ),
+            };
+            // Waiting here when the application lags stops servicing ENet, whose
+            // own flow control then holds the peers back.
+            if net.blocking_send(msg).is_err() {
+                return;
+            }
+        }
+        if idle {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+}
+
+/// The ENet channel and packet kind of a packet sent with `delivery`.
+fn outgoing(protocol: Protocol, delivery: Delivery) -> (u8, enet::PacketKind) {
+    let kind = match delivery.mode {
+        Mode::Reliable => enet::PacketKind::Reliable,
+        Mode::Unreliable => enet::PacketKind::AlwaysUnreliable { sequenced: false },
+        Mode::UnreliableOrdered => enet::PacketKind::AlwaysUnreliable { sequenced: true },
+    };
+    let system = match (protocol, delivery.mode) {
+        (Protocol::Godot4, Mode::Reliable) => 0,
+        (Protocol::Godot4, _) => 1,
+        (Protocol::Godot3, Mode::Reliable) => 1,
+        (Protocol::Godot3, _) => 2,
+    };
+    let channel = match (protocol, delivery.channel) {
+        (_, 0) => system,
+        (Protocol::Godot4, c) => c.saturating_add(1),
+        (Protocol::Godot3, c) => c,
+    };
+    (channel, kind)
+}
+
+/// The delivery of a packet that came on ENet `channel` as `kind`.
+fn incoming(protocol: Protocol, channel: u8, kind: enet::PacketKind) -> Delivery {
+    let mode = match kind {
+        enet::PacketKind::Reliable => Mode::Reliable,
+        enet::PacketKind::Unreliable { sequenced: false }
+        | enet::PacketKind::AlwaysUnreliable { sequenced: false } => Mode::Unreliable,
+        _ => Mode::UnreliableOrdered,
+    };
+    let channel = match protocol {
+        Protocol::Godot4 if channel >= 2 => channel - 1,
+        Protocol::Godot3 if channel >= 3 => channel,
+        _ => 0,
+    };
+    Delivery { mode, channel }
+}
+
+const GODOT3_ADD: u32 = 0;
+const GODOT3_REMOVE: u32 = 1;
+
+fn godot3_notice(kind: u32, peer: i32) -> Vec<u8> {
+    let mut b = kind.to_le_bytes().to_vec();
+    b.extend_from_slice(&peer.to_le_bytes());
+    b
+}
+
+/// `[source u32][target u32]` then the packet: Godot 3's ENet payload.
+fn godot3_payload(from: i32, to: i32, packet: &[u8]) -> Vec<u8> {
+    let mut b = Vec::with_capacity(8 + packet.len());
+    b.extend_from_slice(&from.to_le_bytes());
+    b.extend_from_slice(&to.to_le_bytes());
+    b.extend_from_slice(packet);
+    b
+}
+
+fn split_godot3(bytes: &[u8]) -> crate::Result<(i32, i32, &[u8])> {
+    if bytes.len() < 8 {
+        return Err(crate::Error::at(
+            crate::ErrorKind::Truncated("the source and target ids"),
+            bytes.len(),
+        ));
+    }
+    let id = |i: usize| i32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+    Ok((id(0), id(4), &bytes[8..]))
+}
+
+/// A SceneMultiplayer server on ENet: peer 1, as a Godot server with
+/// `ENetMultiplayerPeer.create_server` (or Godot 3's `NetworkedMultiplayerENet`)
+/// would be. See the module docs.
+pub struct Server {
+    session: Session,
+    config: Config,
+    host: Host,
+    /// ENet peer slot → Godot id, and back.
+    ids: HashMap<usize, i32>,
+    slots: HashMap<i32, usize>,
+}
+
+impl std::fmt::Debug for Server {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Server")
+            .field("session", &self.session)
+            .field("addr", &self.host.addr)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Server {
+    /// Listens on `addr` (UDP) with the default [`Config`].
+    pub async fn bind(addr: impl ToSocketAddrs, scene: Scene) -> Result<Server, Error> {
+        Server::bind_with(addr, scene, Config::default()).await
+    }
+
+    /// Listens on `addr` (UDP).
+    pub async fn bind_with(
+        addr: impl ToSocketAddrs,
+        scene: Scene,
+        config: Config,
+    ) -> Result<Server, Error> {
+        let socket = UdpSocket::bind(addr)?;
+        let host = Host::start(socket, config.max_clients, config.queue, None)?;
+        Ok(Server {
+            session: Session::server(scene).protocol(config.protocol),
+            config,
+            host,
+            ids: HashMap::new(),
+            slots: HashMap::new(),
+        })
+    }
+
+    /// The address it listens on.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.host.addr
+    }
+
+    /// The protocol state.
+    pub fn session(&mut self) -> &mut Session {
+        &mut self.session
+    }
+
+    /// The next event; `None` only if the ENet host stopped. Cancel-safe.
+    pub async fn next_event(&mut self) -> Option<Event> {
+        loop {
+            if let Some(e) = self.session.poll_event() {
+                return Some(e);
+            }
+            match self.host.net.recv().await? {
+                Net::Connected(slot, data) => self.joined(slot, data),
+                Net::Disconnected(slot) => {
+                    if let Some(id) = self.ids.remove(&slot) {
+                        self.slots.remove(&id);
+                        self.left(id);
+                    }
+                }
+                Net::Received(slot, channel, kind, bytes) => {
+                    if let Some(&id) = self.ids.get(&slot) {
+                        let delivery = incoming(self.config.protocol, channel, kind);
+                        let r = match self.config.protocol {
+                            Protocol::Godot4 => self.session.receive(id, delivery, &bytes),
+                            Protocol::Godot3 => self.receive3(id, channel, delivery, &bytes),
+                        };
+                        if let Err(e) = r {
+                            self.refuse(id, &e.to_string());
+                        }
+                    }
+                }
+            }
+            self.flush();
+        }
+    }
+
+    fn joined(&mut self, slot: usize, data: u32) {
+        // The engine resets a client whose id is below 2 or taken.
+        let id = data as i32;
+        if id <= SERVER || self.slots.contains_key(&id) {
+            let _ = self.host.cmd.send(Cmd::Reset(slot));
+            return;
+        }
+        if self.config.protocol == Protocol::Godot3 {
+            for (&p, &other) in &self.slots {
+                self.enet_send(
+                    slot,
+                    0,
+                    enet::PacketKind::Reliable,
+                    godot3_notice(GODOT3_ADD, p),
+                );
+                self.enet_send(
+                    other,
+                    0,
+                    enet::PacketKind::Reliable,
+                    godot3_notice(GODOT3_ADD, id),
+                );
+            }
+        }
+        self.ids.insert(slot, id);
+        self.slots.insert(id, slot);
+        self.session.connect(id);
+    }
+
+    fn left(&mut self, id: i32) {
+        self.session.disconnect(id);
+        if self.config.protocol == Protocol::Godot3 {
+            let others: Vec<usize> = self.slots.values().copied().collect();
+            for slot in others {
+                self.enet_send(
+                    slot,
+                    0,
+                    enet::PacketKind::Reliable,
+                    godot3_notice(GODOT3_REMOVE, id),
+                );
+            }
+        }
+    }
+
+    fn refuse(&mut self, id: i32, reason: &str) {
+        if let Some(slot) = self.slots.remove(&id) {
+            self.ids.remove(&slot);
+            let _ = self.host.cmd.send(Cmd::Disconnect(slot));
+            self.session.refuse(id, reason);
+            if self.config.protocol == Protocol::Godot3 {
+                let others: Vec<usize> = self.slots.values().copied().collect();
+                for slot in others {
+                    self.enet_send(
+                        slot,
+                        0,
+                        enet::PacketKind::Reliable,
+                        godot3_notice(GODOT3_REMOVE, id),
+                    );
+                }
+            }
+        }
+    }
+
+    /// A Godot 3 payload: for the server, relayed, or both, as its target says.
+    fn receive3(
+        &mut self,
+        id: i32,
+        channel: u8,
+        delivery: Delivery,
+        bytes: &[u8],
+    ) -> crate::Result<()> {
+        if channel == 0 {
+            return Err(crate::Error::at(
+                crate::ErrorKind::Unexpected("a peer notice from a client"),
+                0,
+            ));
+        }
+        let (source, target, packet) = split_godot3(bytes)?;
+        if source != id {
+            return Err(crate::Error::at(
+                crate::ErrorKind::Unexpected("a forged source"),
+                0,
+            ));
+        }
+        let here = target == SERVER || target == 0 || (target < 0 && target != -SERVER);
+        if !here {
+            godot3::Packet::decode(packet).map_err(|e| e.shifted(8))?;
+        }
+        let relay: Vec<usize> = match target {
+            SERVER => Vec::new(),
+            t if t > SERVER => self.slots.get(&t).copied().into_iter().collect(),
+            t => self
+                .slots
+                .iter()
+                .filter(|&(&p, _)| p != id && Some(p) != t.checked_neg())
+                .map(|(_, &s)| s)
+                .collect(),
+        };
+        let (_, kind) = outgoing(Protocol::Godot3, delivery);
+        for slot in relay {
+            self.enet_send(slot, channel, kind, bytes.to_vec());
+        }
+        if here {
+            self.session
+                .receive(id, delivery, packet)
+                .map_err(|e| e.shifted(8))?;
+        }
+        Ok(())
+    }
+
+    fn enet_send(&self, slot: usize, channel: u8, kind: enet::PacketKind, bytes: Vec<u8>) {
+        let _ = self.host.cmd.send(Cmd::Send(slot, channel, kind, bytes));
+    }
+
+    fn flush(&mut self) {
+        while let Some(t) = self.session.poll_transmit() {
+            let Some(&slot) = self.slots.get(&t.to) else {
+                continue;
+            };
+            let (channel, kind) = outgoing(self.config.protocol, t.delivery);
+            let bytes = match self.config.protocol {
+                Protocol::Godot4 => t.bytes,
+                Protocol::Godot3 => godot3_payload(SERVER, t.to, &t.bytes),
+            };
+            self.enet_send(slot, channel, kind, bytes);
+        }
+    }
+
+    /// Calls `method` of `node` on `target` with `args` (a tuple), reliably.
+    pub fn rpc<A: Serialize + ?Sized>(
+        &mut self,
+        target: Target,
+        node: &str,
+        method: &str,
+        args: &A,
+    ) -> Result<(), Error> {
+        self.session.rpc(target, node, method, args)?;
+        self.flush();
+        Ok(())
+    }
+
+    /// [`Server::rpc`] with the arguments as Variants and a delivery of choice.
+    pub fn call(
+        &mut self,
+        target: Target,
+        node: &str,
+        method: &str,
+        args: Vec<Variant>,
+        delivery: Delivery,
+    ) -> Result<(), Error> {
+        self.session.call(target, node, method, args, delivery)?;
+        self.flush();
+        Ok(())
+    }
+
+    /// Disconnects `peer` (the others hear it left).
+    pub fn kick(&mut self, peer: i32) {
+        if let Some(slot) = self.slots.remove(&peer) {
+            self.ids.remove(&slot);
+            let _ = self.host.cmd.send(Cmd::Disconnect(slot));
+            self.left(peer);
+            self.flush();
+        }
+    }
+}
+
+/// A SceneMultiplayer client on ENet, as `ENetMultiplayerPeer.create_client` (or
+/// Godot 3's `NetworkedMultiplayerENet.create_client`).
+pub struct Client {
+    session: Session,
+    protocol: Protocol,
+    host: Host,
+    slot: usize,
+    closed: bool,
+}
+
+impl std::fmt::Debug for Client {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Client")
+            .field("session", &self.session)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Client {
+    /// Connects to the Godot server at `addr` as peer `id` (2..2^31-1, chosen by
+    /// the client as Godot's are: at random).
+    pub async fn connect(
+        addr: SocketAddr,
+        id: i32,
+        scene: Scene,
+        config: Config,
+    ) -> Result<Client, Error> {
+        if id <= SERVER {
+            return Err(Error::Packet(crate::Error::at(
+                crate::ErrorKind::UnknownPeer(id),
+                0,
+            )));
+        }
+        // A loopback server is reached from loopback, any other from anywhere.
+        let local: SocketAddr = match (addr.is_ipv4(), addr.ip().is_loopback()) {
+            (true, true) => ([127, 0, 0, 1], 0).into(),
+            (true, false) => ([0, 0, 0, 0], 0).into(),
+            (false, true) => (std::net::Ipv6Addr::LOCALHOST, 0).into(),
+            (false, false) => (std::net::Ipv6Addr::UNSPECIFIED, 0).into(),
+        };
+        let channels = match config.protocol {
+            Protocol::Godot4 => 255,
+            Protocol::Godot3 => 3,
+        };
+        let socket = UdpSocket::bind(local)?;
+        let mut host = Host::start(socket, 1, config.queue, Some((addr, channels, id as u32)))?;
+        let connected = tokio::time::timeout(config.connect_timeout, async {
+            loop {
+                match host.net.recv().await {
+                    Some(Net::Connected(slot, _)) => return Some(slot),
+                    Some(_) => continue,
+                    None => return None,
+                }
+            }
+        })
+        .await;
+        let slot = match connected {
+            Ok(Some(slot)) => slot,
+            _ => return Err(Error::ConnectFailed),
+        };
+        let mut session = Session::client(id, scene).protocol(config.protocol);
+        session.connect(SERVER);
+        Ok(Client {
+            session,
+            protocol: config.protocol,
+            host,
+            slot,
+            closed: false,
+        })
+    }
+
+    /// This client's peer id.
+    pub fn id(&self) -> i32 {
+        self.session.id()
+    }
+
+    /// The protocol state.
+    pub fn session(&mut self) -> &mut Session {
+        &mut self.session
+    }
+
+    /// The next event; `None` once the connection is closed. An error is a packet
+    /// the server should never have sent; the client disconnects then.
+    pub async fn next_event(&mut self) -> Option<Result<Event, Error>> {
+        loop {
+            self.flush();
+            if let Some(e) = self.session.poll_event() {
+                return Some(Ok(e));
+            }
+            if self.closed {
+                return None;
+            }
+            match self.host.net.recv().await {
+                Some(Net::Received(_, channel, kind, bytes)) => {
+                    if let Err(e) = self.receive(channel, kind, &bytes) {
+                        let _ = self.host.cmd.send(Cmd::Disconnect(self.slot));
+                        self.closed = true;
+                        self.session.disconnect(SERVER);
+                        return Some(Err(e.into()));
+                    }
+                }
+                Some(Net::Connected(..)) => {}
+                Some(Net::Disconnected(_)) | None => {
+                    self.closed = true;
+                    self.session.disconnect(SERVER);
+                }
+            }
+        }
+    }
+
+    fn receive(&mut self, channel: u8, kind: enet::PacketKind, bytes: &[u8]) -> crate::Result<()> {
+        let delivery = incoming(self.protocol, channel, kind);
+        if self.protocol == Protocol::Godot4 {
+            return self.session.receive(SERVER, delivery, bytes);
+        }
+        if channel == 0 {
+            let (kind, peer, _) = split_godot3(bytes)?;
+            match kind as u32 {
+                GODOT3_ADD => self.session.connect(peer),
+                GODOT3_REMOVE => self.session.disconnect(peer),
+                _ => {
+                    return Err(crate::Error::at(
+                        crate::ErrorKind::Unexpected("an unknown peer notice"),
+                        0,
+                    ))
+                }
+            }
+            return Ok(());
+        }
+        let (source, _, packet) = split_godot3(bytes)?;
+        self.session
+            .receive(source, delivery, packet)
+            .map_err(|e| e.shifted(8))
+    }
+
+    fn flush(&mut self) {
+        while let Some(t) = self.session.poll_transmit() {
+            let (channel, kind) = outgoing(self.protocol, t.delivery);
+            let bytes = match self.protocol {
+                Protocol::Godot4 => t.bytes,
+                Protocol::Godot3 => godot3_payload(self.session.id(), t.to, &t.bytes),
+            };
+            let _ = self
+                .host
+                .cmd
+                .send(Cmd::Send(self.slot, channel, kind, bytes));
+        }
+    }
+
+    /// Calls `method` of `node` on `target` (1 for the server; other clients through
+    /// the server's relay).
+    pub async fn rpc<A: Serialize + ?Sized>(
+        &mut self,
+        target: Target,
+        node: &str,
+        method: &str,
+        args: &A,
+    ) -> Result<(), Error> {
+        self.session.rpc(target, node, method, args)?;
+        self.flush();
+        Ok(())
+    }
+
+    /// [`Client::rpc`] with the arguments as Variants and a delivery of choice.
+    pub async fn call(
+        &mut self,
+        target: Target,
+        node: &str,
+        method: &str,
+        args: Vec<Variant>,
+        delivery: Delivery,
+    ) -> Result<(), Error> {
+        self.session.call(target, node, method, args, delivery)?;
+        self.flush();
+        Ok(())
+    }
+
+    /// Disconnects, after what is queued has gone out.
+    pub async fn close(mut self) -> Result<(), Error> {
+        self.flush();
+        let _ = self.host.cmd.send(Cmd::Disconnect(self.slot));
+        // Until the server acknowledges, or a moment passes.
+        let _ = tokio::time::timeout(Duration::from_secs(2), async {
+            while let Some(n) = self.host.net.recv().await {
+                if matches!(n, Net::Disconnected(_)) {
+                    break;
+                }
+            }
+        })
+        .await;
+        Ok(())
+    }
+}
