@@ -178,7 +178,7 @@ impl AnyServer {
 }
 
 enum AnyClient {
-    Ws(ws::Client),
+    Ws(Box<ws::Client>),
     Enet(enet::Client),
 }
 
@@ -234,7 +234,7 @@ impl AnyClient {
 
     async fn close(self) {
         match self {
-            AnyClient::Ws(c) => c.close().await.unwrap(),
+            AnyClient::Ws(c) => (*c).close().await.unwrap(),
             AnyClient::Enet(c) => c.close().await.unwrap(),
         }
     }
