@@ -187,11 +187,8 @@ impl AnyClient {
         match transport {
             Transport::WebSocket => {
                 let url = format!("ws://127.0.0.1:{port}");
-                AnyClient::Ws(
-                    ws::Client::connect_with(&url, scene(), protocol)
-                        .await
-                        .unwrap(),
-                )
+                let c = ws::Client::connect_with(&url, scene(), protocol).await;
+                AnyClient::Ws(Box::new(c.unwrap()))
             }
             Transport::Enet => {
                 let config = enet::Config {
