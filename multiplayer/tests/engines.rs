@@ -179,7 +179,7 @@ impl AnyServer {
 
 enum AnyClient {
     Ws(Box<ws::Client>),
-    Enet(enet::Client),
+    Enet(Box<enet::Client>),
 }
 
 impl AnyClient {
@@ -196,11 +196,11 @@ impl AnyClient {
                     ..enet::Config::default()
                 };
                 let addr = ([127, 0, 0, 1], port).into();
-                AnyClient::Enet(
+                AnyClient::Enet(Box::new(
                     enet::Client::connect(addr, id, scene(), config)
                         .await
                         .unwrap(),
-                )
+                ))
             }
         }
     }
@@ -232,7 +232,7 @@ impl AnyClient {
     async fn close(self) {
         match self {
             AnyClient::Ws(c) => (*c).close().await.unwrap(),
-            AnyClient::Enet(c) => c.close().await.unwrap(),
+            AnyClient::Enet(c) => (*c).close().await.unwrap(),
         }
     }
 }
