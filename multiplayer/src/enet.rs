@@ -90,6 +90,56 @@ impl Default for Config {
     }
 }
 
+/// The ENet crate underneath, for [`Guarded`]'s `Socket` trait.
+pub use rusty_enet;
+
+/// A `rusty_enet` socket that drops datagrams shorter than the ENet header they
+/// announce (2 bytes, 4 with the sent-time flag, bit 15), which no ENet peer sends.
+///
+/// rusty_enet 0.4.1 takes such a datagram, when it is also flagged range-coded (bit
+/// 14), to hold `len - header` bytes, wrapped around, and reads far past it: undefined
+/// behaviour a stranger's datagram could trigger (found by the `enet` fuzz target;
+/// C ENet computes the same length). The servers and clients here use it; wrap your
+/// own sockets in it too.
+#[derive(Debug)]
+pub struct Guarded<S>(pub S);
+
+impl<S: enet::Socket> enet::Socket for Guarded<S> {
+    type Address = S::Address;
+    type Error = S::Error;
+
+    fn init(&mut self, options: enet::SocketOptions) -> Result<(), S::Error> {
+        self.0.init(options)
+    }
+
+    fn send(&mut self, address: S::Address, buffer: &[u8]) -> Result<usize, S::Error> {
+        self.0.send(address, buffer)
+    }
+
+    fn receive(
+        &mut self,
+        buffer: &mut [u8; enet::MTU_MAX],
+    ) -> Result<Option<(S::Address, enet::PacketReceived)>, S::Error> {
+        loop {
+            match self.0.receive(buffer)? {
+                Some((_, enet::PacketReceived::Complete(n))) if !well_formed(&buffer[..n]) => {}
+                other => return Ok(other),
+            }
+        }
+    }
+}
+
+/// Whether an ENet datagram is at least as long as the header it announces.
+fn well_formed(datagram: &[u8]) -> bool {
+    match datagram {
+        [hi, _, ..] => {
+            let header = if hi & 0x80 != 0 { 4 } else { 2 };
+            datagram.len() >= header
+        }
+        _ => true,
+    }
+}
+
 /// What the host thread reports.
 enum Net {
     Connected(usize, u32),
@@ -153,8 +203,8 @@ impl Host {
             compressor: Some(Box::new(DecodeOnly(enet::RangeCoder::new()))),
             ..Default::default()
         };
-        let mut host =
-            enet::Host::new(socket, settings).map_err(|e| Error::Host(format!("{e:?}")))?;
+        let mut host = enet::Host::new(Guarded(socket), settings)
+            .map_err(|e| Error::Host(format!("{e:?}")))?;
         if let Some((to, channels, data)) = connect {
             host.connect(to, channels, data)
                 .map_err(|e| Error::Host(format!("{e:?}")))?;
@@ -175,7 +225,11 @@ impl Host {
 
 /// The host thread: services ENet, forwards events, carries out commands; ends when
 /// its commands' sender is dropped.
-fn run(mut host: enet::Host<UdpSocket>, cmd: std_mpsc::Receiver<Cmd>, net: mpsc::Sender<Net>) {
+fn run(
+    mut host: enet::Host<Guarded<UdpSocket>>,
+    cmd: std_mpsc::Receiver<Cmd>,
+    net: mpsc::Sender<Net>,
+) {
     loop {
         loop {
             match cmd.try_recv() {

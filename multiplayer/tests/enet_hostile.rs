@@ -1,0 +1,167 @@
+//! Hostile peers against `enet::Server`, with a well-behaved crate client beside
+//! them: stray UDP datagrams (the one that made rusty_enet read out of bounds among
+//! them) change nothing; an ENet peer with a taken or reserved id is reset; one that
+//! sends a malformed packet is dropped, and the good client hears it leave and
+//! still gets its call.
+#![cfg(feature = "enet")]
+
+use std::net::{SocketAddr, UdpSocket};
+use std::time::{Duration, Instant};
+
+use godot_bin_multiplayer::enet::rusty_enet::{self as renet, Host, HostSettings, Packet};
+use godot_bin_multiplayer::enet::{Client, Config, Server};
+use godot_bin_multiplayer::{Event, Scene, Target};
+
+fn scene() -> Scene {
+    Scene::new().node("Game", ["hello"])
+}
+
+async fn events_until(server: &mut Server, stop: impl Fn(&Event) -> bool) -> Vec<Event> {
+    let mut seen = Vec::new();
+    let run = async {
+        loop {
+            let e = server.next_event().await.unwrap();
+            let last = stop(&e);
+            seen.push(e);
+            if last {
+                return;
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(10), run)
+        .await
+        .unwrap_or_else(|_| panic!("timed out; saw {seen:?}"));
+    seen
+}
+
+/// Runs `work` while the server keeps handling its events (it decides on joins
+/// there); returns what `work` gave and the events seen meanwhile.
+async fn while_serving<T: Send + 'static>(
+    server: &mut Server,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> (T, Vec<Event>) {
+    let task = tokio::task::spawn_blocking(work);
+    tokio::pin!(task);
+    let mut seen = Vec::new();
+    loop {
+        tokio::select! {
+            r = &mut task => return (r.unwrap(), seen),
+            e = server.next_event() => seen.push(e.unwrap()),
+        }
+    }
+}
+
+/// A bare ENet peer connecting with `data` as its Godot id; returns its host once
+/// connected and not disconnected within a moment.
+fn raw_peer(server: SocketAddr, data: u32) -> Option<Host<UdpSocket>> {
+    let socket = UdpSocket::bind("127.0.0.1:0").unwrap();
+    let mut host = Host::new(socket, HostSettings::default()).unwrap();
+    host.connect(server, 255, data).unwrap();
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(5) {
+        match host.service() {
+            Ok(Some(renet::Event::Connect { .. })) => {
+                // The server may still reset it: give it a moment to say so.
+                let settle = Instant::now();
+                while settle.elapsed() < Duration::from_millis(300) {
+                    if let Ok(Some(renet::Event::Disconnect { .. })) = host.service() {
+                        return None;
+                    }
+                    std::thread::sleep(Duration::from_millis(2));
+                }
+                return Some(host);
+            }
+            Ok(Some(renet::Event::Disconnect { .. })) => return None,
+            _ => std::thread::sleep(Duration::from_millis(2)),
+        }
+    }
+    None
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostile_enet_peers_are_dropped_and_the_others_carry_on() {
+    let mut server = Server::bind("127.0.0.1:0", scene()).await.unwrap();
+    let addr = server.local_addr();
+    let good = tokio::spawn(async move {
+        let mut c = Client::connect(addr, 4242, scene(), Config::default())
+            .await
+            .unwrap();
+        let mut seen = Vec::new();
+        while let Ok(Some(e)) = tokio::time::timeout(Duration::from_secs(10), c.next_event()).await
+        {
+            let e = e.unwrap();
+            let last = matches!(&e, Event::Call(call) if call.method == "hello");
+            seen.push(e);
+            if last {
+                break;
+            }
+        }
+        seen
+    });
+    assert_eq!(
+        events_until(&mut server, |_| true).await,
+        [Event::PeerConnected(4242)]
+    );
+
+    // Stray datagrams: empty, short, a range-coded flag on 3 bytes, garbage.
+    let stray = UdpSocket::bind("127.0.0.1:0").unwrap();
+    for d in [
+        &b""[..],
+        b"\x00",
+        b"\xc0\x00\x01",
+        b"\x40\x00",
+        b"\xff\xff\xff\xff\xff\xff\xff\xff",
+        &[0x80; 1400],
+    ] {
+        stray.send_to(d, addr).unwrap();
+    }
+
+    // Reserved and taken ids are reset, as the engine does (the peer is not told:
+    // it times out), and never reach the application.
+    for id in [0, 1, 4242] {
+        let ((), seen) = while_serving(&mut server, move || {
+            let _ = raw_peer(addr, id);
+        })
+        .await;
+        assert_eq!(seen, [], "id {id}");
+    }
+
+    // A peer that sends an unknown command is dropped.
+    let (hostile, seen) = while_serving(&mut server, move || raw_peer(addr, 777)).await;
+    let mut hostile = hostile.expect("777 joins");
+    assert_eq!(seen, [Event::PeerConnected(777)]);
+    let hostile = tokio::task::spawn_blocking(move || {
+        hostile
+            .peer_mut(renet::PeerID(0))
+            .send(0, &Packet::reliable(&b"\x08"[..]))
+            .unwrap();
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(5) {
+            if let Ok(Some(renet::Event::Disconnect { .. })) = hostile.service() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        false
+    });
+    let seen = events_until(&mut server, |e| *e == Event::PeerDisconnected(777)).await;
+    assert!(
+        matches!(&seen[0], Event::Refused { peer: 777, .. }),
+        "{seen:?}"
+    );
+    assert!(
+        hostile.await.unwrap(),
+        "the hostile peer was not disconnected"
+    );
+
+    server
+        .rpc(Target::Peer(4242), "Game", "hello", &("still here",))
+        .unwrap();
+    let seen = good.await.unwrap();
+    assert!(seen.contains(&Event::PeerConnected(777)), "{seen:?}");
+    assert!(seen.contains(&Event::PeerDisconnected(777)), "{seen:?}");
+    match seen.last().unwrap() {
+        Event::Call(c) => assert_eq!(c.args::<(String,)>().unwrap().0, "still here"),
+        e => panic!("{e:?}"),
+    }
+}
