@@ -109,6 +109,9 @@ async fn hostile_enet_peers_are_dropped_and_the_others_carry_on() {
         &b""[..],
         b"\x00",
         b"\xc0\x00\x01",
+        // Range-coded and shorter than its header, to no peer (0xFFF): what made
+        // rusty_enet read out of bounds.
+        b"\xcf\xff\x01",
         b"\x40\x00",
         b"\xff\xff\xff\xff\xff\xff\xff\xff",
         &[0x80; 1400],
