@@ -1,0 +1,95 @@
+//! RPC packets: building and reading Godot 4 remote calls, against the engine's own
+//! `var_to_bytes` / `bytes_to_var` of the same argument lists (timed inside GDScript
+//! by `multiplayer/tests/oracle/bench_rpc.gd`, the closest part of the engine's RPC
+//! path that a script can time; `multiplayer/scripts/bench-rpc.sh` runs both and
+//! prints the table).
+//!
+//! Groups are `rpc/<case>/{encode,decode}`. Each case's argument array, in Godot 4
+//! bytes, goes to `$CARGO_TARGET_DIR/bench-data/rpc-<case>.bin` for the engine.
+
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use godot_bin::{Config, Dialect, Dictionary, Variant, Vector3};
+use godot_bin_multiplayer::{NodeRef, Packet, RemoteCall};
+
+/// The argument lists: a movement update, a chat line, and a state snapshot.
+fn cases() -> Vec<(&'static str, Vec<Variant>)> {
+    let mut state = Dictionary::new();
+    for i in 0..10 {
+        let mut entity = Dictionary::new();
+        entity.insert(Variant::from("hp"), Variant::Int(100 - i));
+        entity.insert(
+            Variant::from("pos"),
+            Variant::Vector3(Vector3::new(i as f32, 0.5, -(i as f32))),
+        );
+        entity.insert(Variant::from("name"), Variant::from(format!("unit-{i}")));
+        state.insert(Variant::Int(i), Variant::Dictionary(entity));
+    }
+    vec![
+        (
+            "move",
+            vec![
+                Variant::Vector3(Vector3::new(12.5, 0.0, -3.25)),
+                Variant::Vector3(Vector3::new(1.0, 0.0, 0.5)),
+                Variant::Int(1_234_567),
+                Variant::Bool(true),
+            ],
+        ),
+        (
+            "chat",
+            vec![Variant::from("hello everyone, gg!"), Variant::Int(42)],
+        ),
+        ("state", vec![Variant::Dictionary(state), Variant::Int(7)]),
+    ]
+}
+
+fn data_dir() -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target"));
+    target.join("bench-data")
+}
+
+fn rpc(c: &mut Criterion) {
+    let dir = data_dir();
+    std::fs::create_dir_all(&dir).unwrap();
+    let godot4 = Config::new().dialect(Dialect::Godot4);
+    for (name, args) in cases() {
+        let array = Variant::Array(args.clone());
+        std::fs::write(
+            dir.join(format!("rpc-{name}.bin")),
+            godot4.to_vec(&array).unwrap(),
+        )
+        .unwrap();
+        let call = Packet::Call(RemoteCall {
+            node: NodeRef::Cached(1),
+            method: 3,
+            args,
+        });
+        let bytes = call.encode().unwrap();
+        assert_eq!(Packet::decode(&bytes).unwrap(), call);
+        let mut g = c.benchmark_group(format!("rpc/{name}"));
+        let mut out = Vec::with_capacity(bytes.len());
+        g.bench_function("encode", |b| {
+            b.iter(|| {
+                out.clear();
+                black_box(&call).encode_into(&mut out).unwrap();
+                black_box(out.len())
+            })
+        });
+        g.bench_function("decode", |b| {
+            b.iter(|| Packet::decode(black_box(&bytes)).unwrap())
+        });
+        g.finish();
+    }
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().measurement_time(Duration::from_secs(3)).warm_up_time(Duration::from_secs(1));
+    targets = rpc
+}
+criterion_main!(benches);
