@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# RPC codec speed: the crate's Godot 4 remote calls (multiplayer/benches/rpc.rs,
+# criterion) against the engine's var_to_bytes / bytes_to_var of the same argument
+# arrays, timed inside GDScript by multiplayer/tests/oracle/bench_rpc.gd (startup
+# excluded, loop cost taken off). Prints a Markdown table: ns per call, and the
+# engine's time over ours (above 1: we are faster).
+#
+#   multiplayer/scripts/bench-rpc.sh [-- CRITERION_ARGS...]   (from any directory)
+#
+# Engines: $GODOT_BIN/godot4 (default .godot-oracles/bin, scripts/setup-godot.sh).
+# BENCH_SECONDS and BENCH_RUNS go to the engine script (defaults 1 and 5).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+[[ ${1:-} == -- ]] && shift
+bin=${GODOT_BIN:-.godot-oracles/bin}
+target=${CARGO_TARGET_DIR:-target}
+cargo bench -p godot-bin-multiplayer --bench rpc -- "$@" >&2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf 'config_version=5\n' > "$tmp/project.godot"
+cp multiplayer/tests/oracle/bench_rpc.gd "$tmp/s.gd"
+files=""
+for c in move chat state; do files+="${files:+:}$(realpath "$target/bench-data/rpc-$c.bin")"; done
+BENCH_FILES=$files timeout 600 "$bin/godot4" --headless --no-header --path "$tmp" -s s.gd \
+    | grep '^{' > "$tmp/engine.jsonl"
+python3 - "$target/criterion" "$tmp/engine.jsonl" <<'PY'
+import json, os, sys
+crit, engine = sys.argv[1], sys.argv[2]
+def ours(case, op):
+    with open(os.path.join(crit, "rpc", case, op, "new", "estimates.json")) as f:
+        return json.load(f)["median"]["point_estimate"]
+print("| arguments | bytes | encode ns (crate / engine) | × | decode ns (crate / engine) | × |")
+print("|---|--:|--:|--:|--:|--:|")
+for line in open(engine):
+    e = json.loads(line)
+    case = os.path.basename(e["file"])[4:-4]
+    oe, od = ours(case, "encode"), ours(case, "decode")
+    print(f"| {case} | {e['bytes']} | {oe:.0f} / {e['encode_ns']:.0f} | {e['encode_ns']/oe:.1f} "
+          f"| {od:.0f} / {e['decode_ns']:.0f} | {e['decode_ns']/od:.1f} |")
+PY
