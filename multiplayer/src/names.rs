@@ -14,9 +14,18 @@ use md5::{Digest, Md5};
 /// assert_eq!(names.checksum(), format!("{:x}", md5::Md5::digest("blobhellonumspingwelcome")));
 /// # use md5::Digest;
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RpcNames {
     names: Vec<String>,
+    /// Computed once: every first call to a peer carries it.
+    checksum: String,
+}
+
+impl Default for RpcNames {
+    /// No names (its checksum is the md5 of nothing).
+    fn default() -> Self {
+        RpcNames::new(Vec::<String>::new())
+    }
 }
 
 impl RpcNames {
@@ -29,7 +38,12 @@ impl RpcNames {
         let mut names: Vec<String> = names.into_iter().map(Into::into).collect();
         names.sort_unstable();
         names.dedup();
-        RpcNames { names }
+        let mut h = Md5::new();
+        for n in &names {
+            h.update(n.as_bytes());
+        }
+        let checksum = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
+        RpcNames { names, checksum }
     }
 
     /// The method id of `name`.
@@ -50,11 +64,7 @@ impl RpcNames {
 
     /// The md5 of the sorted names concatenated, as 32 lowercase hex digits: what a
     /// SIMPLIFY_PATH for this node carries.
-    pub fn checksum(&self) -> String {
-        let mut h = Md5::new();
-        for n in &self.names {
-            h.update(n.as_bytes());
-        }
-        h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+    pub fn checksum(&self) -> &str {
+        &self.checksum
     }
 }

@@ -752,9 +752,16 @@ impl Session {
         };
         let cache_id = index as u32 + 1;
         let (path, names) = &self.scene.nodes[index];
+        // Built only if some target has not had the path yet.
+        let first_time = targets.iter().any(|p| {
+            self.state
+                .get(p)
+                .is_some_and(|s| s.sent[index] == Sent::Never)
+        });
         let simplify = match self.protocol {
+            _ if !first_time => Vec::new(),
             Protocol::Godot4 => Packet::SimplifyPath {
-                checksum: names.checksum(),
+                checksum: names.checksum().to_owned(),
                 id: cache_id,
                 path: path.clone(),
             }

@@ -108,7 +108,11 @@ impl Default for Config {
 
 impl Config {
     fn websocket(&self) -> WebSocketConfig {
+        // Small buffers: a server holds thousands of these (tungstenite's default is
+        // 128 KiB each way per connection); larger messages still pass.
         WebSocketConfig::default()
+            .read_buffer_size(8 << 10)
+            .write_buffer_size(8 << 10)
             .max_message_size(Some(self.max_message))
             .max_frame_size(Some(self.max_message))
     }
@@ -403,7 +407,16 @@ async fn serve(stream: TcpStream, id: i32, tx: &mpsc::Sender<Net>, config: Confi
     }
     let writer = async {
         while let Some(bytes) = out_rx.recv().await {
-            if sink.send(Message::binary(bytes)).await.is_err() {
+            // Whatever else is queued goes in the same write.
+            if sink.feed(Message::binary(bytes)).await.is_err() {
+                return;
+            }
+            while let Ok(bytes) = out_rx.try_recv() {
+                if sink.feed(Message::binary(bytes)).await.is_err() {
+                    return;
+                }
+            }
+            if sink.flush().await.is_err() {
                 return;
             }
         }
@@ -437,6 +450,9 @@ pub struct Client {
     session: Session,
     ws: Socket,
     closed: bool,
+    /// A message taken from the session and not yet accepted by the socket: kept
+    /// here so that a cancelled `next_event` loses nothing.
+    pending: Option<Vec<u8>>,
 }
 
 impl std::fmt::Debug for Client {
@@ -488,6 +504,7 @@ impl Client {
             session,
             ws,
             closed: false,
+            pending: None,
         })
     }
 
@@ -503,7 +520,8 @@ impl Client {
 
     /// The next event; `None` once the connection is closed (after
     /// `PeerDisconnected(1)`). An error is a packet the server should never have
-    /// sent, or a broken connection; the client is closed then.
+    /// sent, or a broken connection; the client is closed then. Cancel-safe: use it
+    /// in `tokio::select!`.
     pub async fn next_event(&mut self) -> Option<Result<Event, Error>> {
         loop {
             if let Err(e) = self.flush().await {
@@ -607,18 +625,27 @@ impl Client {
         Ok(())
     }
 
+    /// Sends what the session queued. Cancel-safe: a message leaves `pending` only
+    /// once the socket has taken it.
     async fn flush(&mut self) -> Result<(), Error> {
-        while let Some(t) = self.session.poll_transmit() {
-            let bytes = match self.session.get_protocol() {
-                Protocol::Godot4 => t.bytes,
-                Protocol::Godot3 => WsHeader {
-                    kind: WsKind::Payload,
-                    from: self.session.id(),
-                    to: t.to,
-                }
-                .wrap(&t.bytes),
-            };
-            self.ws.feed(Message::binary(bytes)).await?;
+        loop {
+            if self.pending.is_none() {
+                let Some(t) = self.session.poll_transmit() else {
+                    break;
+                };
+                self.pending = Some(match self.session.get_protocol() {
+                    Protocol::Godot4 => t.bytes,
+                    Protocol::Godot3 => WsHeader {
+                        kind: WsKind::Payload,
+                        from: self.session.id(),
+                        to: t.to,
+                    }
+                    .wrap(&t.bytes),
+                });
+            }
+            std::future::poll_fn(|cx| self.ws.poll_ready_unpin(cx)).await?;
+            let bytes = self.pending.take().expect("set above");
+            self.ws.start_send_unpin(Message::binary(bytes))?;
         }
         self.ws.flush().await?;
         Ok(())

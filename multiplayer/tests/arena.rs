@@ -15,12 +15,20 @@ use common::engine;
 fn arena() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
     let dir = exe.parent().unwrap().parent().unwrap();
-    dir.join("examples").join(format!("arena{}", std::env::consts::EXE_SUFFIX))
+    dir.join("examples")
+        .join(format!("arena{}", std::env::consts::EXE_SUFFIX))
 }
 
 fn play(bin: &std::path::Path, project: &str, transport: &str, godot3: bool, port: u16) {
     let mut server = Command::new(arena());
-    server.args(["--transport", transport, "--port", &port.to_string(), "--seconds", "7"]);
+    server.args([
+        "--transport",
+        transport,
+        "--port",
+        &port.to_string(),
+        "--seconds",
+        "7",
+    ]);
     if godot3 {
         server.arg("--godot3");
     }
@@ -30,7 +38,9 @@ fn play(bin: &std::path::Path, project: &str, transport: &str, godot3: bool, por
         .spawn()
         .expect("the example was built (cargo test builds examples)");
     std::thread::sleep(Duration::from_millis(500));
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples").join(project);
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("examples")
+        .join(project);
     let clients: Vec<_> = ["ada", "bob"]
         .into_iter()
         .map(|name| {
@@ -65,7 +75,11 @@ fn play(bin: &std::path::Path, project: &str, transport: &str, godot3: bool, por
     for (me, other) in [(0, 1), (1, 0)] {
         let theirs = ["ada", "bob"][other];
         assert!(logs[me].contains("arena: I am "), "{}", logs[me]);
-        assert!(logs[me].contains(&format!("arena: <{theirs}> ")), "{}", logs[me]);
+        assert!(
+            logs[me].contains(&format!("arena: <{theirs}> ")),
+            "{}",
+            logs[me]
+        );
     }
 }
 
@@ -77,6 +91,8 @@ fn godot4_clients_play_over_websocket() {
 
 #[test]
 fn godot3_clients_play_over_enet() {
-    let Some(bin) = engine("godot3.6") else { return };
+    let Some(bin) = engine("godot3.6") else {
+        return;
+    };
     play(&bin, "arena-godot3", "enet", true, common::free_udp_port());
 }

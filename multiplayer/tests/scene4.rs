@@ -109,7 +109,10 @@ fn path_cache_packets_match_the_engine() {
             _ => None,
         })
         .unwrap();
-    assert_eq!(simplify, (names().checksum(), 1, "Game".to_string()));
+    assert_eq!(
+        simplify,
+        (names().checksum().to_owned(), 1, "Game".to_string())
+    );
     assert!(packets.contains(&Packet::ConfirmPath { valid: true, id: 1 }));
 }
 

@@ -216,7 +216,7 @@ fn a_broadcast_to_peers_in_different_cache_states_goes_as_the_engine_sends_it() 
             (
                 6,
                 Packet::SimplifyPath {
-                    checksum: scene().names("Game").unwrap().checksum(),
+                    checksum: scene().names("Game").unwrap().checksum().to_owned(),
                     id: 1,
                     path: "Game".into()
                 }
@@ -374,7 +374,7 @@ fn hostile_packets_are_refused() {
         .encode()
         .unwrap()
     };
-    let good = scene().names("Game").unwrap().checksum();
+    let good = scene().names("Game").unwrap().checksum().to_owned();
     let cases: Vec<(Vec<u8>, ErrorKind, usize)> = vec![
         (vec![], ErrorKind::Empty, 0),
         (
