@@ -68,10 +68,24 @@ async fn websocket(plan: Plan, start: Instant, go: Instant, tally: Arc<Mutex<Tal
     let url = format!("ws://127.0.0.1:{}", plan.port);
     let mut tasks = Vec::new();
     let connected = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    // A few handshakes at a time, each tried again on failure: servers take new
+    // connections at their own pace (Godot's handles a handful per frame).
+    let gate = Arc::new(tokio::sync::Semaphore::new(16));
     for i in 0..plan.clients {
-        let (url, tally, connected) = (url.clone(), tally.clone(), connected.clone());
+        let (url, tally, connected, gate) =
+            (url.clone(), tally.clone(), connected.clone(), gate.clone());
         tasks.push(tokio::spawn(async move {
-            let Ok(mut c) = ws::Client::connect(&url, scene()).await else {
+            let mut client = None;
+            for _ in 0..5 {
+                let _permit = gate.acquire().await.expect("never closed");
+                let attempt =
+                    tokio::time::timeout(Duration::from_secs(5), ws::Client::connect(&url, scene()));
+                if let Ok(Ok(c)) = attempt.await {
+                    client = Some(c);
+                    break;
+                }
+            }
+            let Some(mut c) = client else {
                 return;
             };
             connected.fetch_add(1, std::sync::atomic::Ordering::Relaxed);

@@ -411,10 +411,16 @@ async fn serve(stream: TcpStream, id: i32, tx: &mpsc::Sender<Net>, config: Confi
             if sink.feed(Message::binary(bytes)).await.is_err() {
                 return;
             }
-            while let Ok(bytes) = out_rx.try_recv() {
-                if sink.feed(Message::binary(bytes)).await.is_err() {
-                    return;
+            // Once more after letting the server's loop run: what it queues in the
+            // meantime shares the write (a syscall per message is most of the cost
+            // under load).
+            for _ in 0..2 {
+                while let Ok(bytes) = out_rx.try_recv() {
+                    if sink.feed(Message::binary(bytes)).await.is_err() {
+                        return;
+                    }
                 }
+                tokio::task::yield_now().await;
             }
             if sink.flush().await.is_err() {
                 return;
