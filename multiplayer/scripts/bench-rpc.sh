@@ -27,7 +27,8 @@ python3 - "$target/criterion" "$tmp/engine.jsonl" <<'PY'
 import json, os, sys
 crit, engine = sys.argv[1], sys.argv[2]
 def ours(case, op):
-    with open(os.path.join(crit, "rpc", case, op, "new", "estimates.json")) as f:
+    # criterion turns the group name rpc/<case> into the folder rpc_<case>.
+    with open(os.path.join(crit, f"rpc_{case}", op, "new", "estimates.json")) as f:
         return json.load(f)["median"]["point_estimate"]
 print("| arguments | bytes | encode ns (crate / engine) | × | decode ns (crate / engine) | × |")
 print("|---|--:|--:|--:|--:|--:|")
