@@ -1,9 +1,16 @@
-//! Godot's high-level multiplayer from Rust, without IO: the SceneMultiplayer packets
-//! that `@rpc` calls travel in, read and written exactly as the engine does.
+//! Godot's high-level multiplayer from Rust: the packets that `@rpc` calls travel in,
+//! read and written exactly as the engine does, and servers and clients that Godot
+//! games talk to.
 //!
-//! Feed it the payload of each WebSocket message or ENet packet; send what it
-//! encodes. Arguments are [`godot_bin::Variant`]s (Godot 4 encoding, with the
-//! engine's compressed top-level bools and ints).
+//! - [`Packet`] (Godot 4's SceneMultiplayer) and [`godot3::Packet`] (Godot 3's
+//!   MultiplayerAPI): one packet each way, no IO. Arguments are
+//!   [`godot_bin::Variant`]s.
+//! - [`Session`]: one side (the server or a client) without IO: peers, path caches,
+//!   relay, calls in as [`Event`]s and out from any `Serialize` tuple. Feed it each
+//!   payload; send what [`Session::poll_transmit`] gives.
+//! - `ws` (feature `websocket`) and `enet` (feature `enet`): servers and clients on
+//!   tokio for Godot 4's `WebSocketMultiplayerPeer` / `ENetMultiplayerPeer` and
+//!   Godot 3's equivalents.
 //!
 //! ```
 //! use godot_bin::Variant;

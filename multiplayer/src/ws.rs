@@ -7,7 +7,7 @@
 //! SceneMultiplayer packet, always from or to the server. Godot 3
 //! (`WebSocketServer`/`WebSocketClient` as `network_peer`, [`Config::protocol`]
 //! [`Protocol::Godot3`]): every message starts with the 9-byte
-//! [`WsHeader`](crate::godot3::WsHeader) (type, from, to); the server announces ids
+//! [`WsHeader`] (type, from, to); the server announces ids
 //! and peers in system messages and relays payloads between clients.
 //!
 //! ```no_run
