@@ -11,6 +11,7 @@ mod decode;
 mod encode;
 mod frames;
 mod input;
+mod mpproxy;
 mod proxy;
 mod raw;
 mod replay;
@@ -35,6 +36,7 @@ fn main() -> ExitCode {
             Command::Decode(a) => decode::run(a),
             Command::Encode(a) => encode::run(a),
             Command::Convert(a) => convert::run(a),
+            Command::Proxy(a) if a.transport == args::ProxyTransport::Websocket => mpproxy::run(a),
             Command::Proxy(a) => proxy::run(a),
             Command::Replay(a) => replay::run(a),
             Command::Raw(a) => raw::run(a),

@@ -82,7 +82,7 @@ use std::process::ExitCode;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender, TrySendError};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::{self, JoinHandle};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::ValueEnum;
@@ -91,7 +91,9 @@ use godot_bin::{Config, Dialect};
 
 use crate::args::ProxyArgs;
 use crate::encode::parse_all;
-use crate::traffic::{count, describe, dialect_number, Described, Dir, Line, Record, DECODE_CAP};
+use crate::traffic::{
+    count, describe, dialect_number, now_ms, time_of_day, Described, Dir, Line, Record, DECODE_CAP,
+};
 
 /// How long the other side of a session may take to close after one side has.
 pub const LINGER: Duration = Duration::from_secs(5);
@@ -911,21 +913,10 @@ impl Log {
     /// Writes one line to standard output (after the time) and one record to the file.
     fn emit(&self, line: String, record: Record) {
         let mut file = lock(&self.0.file);
-        let now = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .unwrap_or_default();
-        let ms = now.as_millis();
-        let day = (ms / 1000) % 86_400;
+        let ms = now_ms();
         let mut out = io::stdout().lock();
         // A closed standard output does not stop the relay.
-        let _ = writeln!(
-            out,
-            "{:02}:{:02}:{:02}.{:03} {line}",
-            day / 3600,
-            day / 60 % 60,
-            day % 60,
-            ms % 1000
-        );
+        let _ = writeln!(out, "{} {line}", time_of_day(ms));
         let _ = out.flush();
         if let Some(f) = file.as_mut() {
             let line = Line {

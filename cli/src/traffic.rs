@@ -11,6 +11,26 @@ use serde::{Deserialize, Serialize};
 /// near this.
 pub const DECODE_CAP: usize = 16 << 20;
 
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> u128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default()
+        .as_millis()
+}
+
+/// `hh:mm:ss.mmm` (UTC) of `ms` since the epoch: how the proxies stamp their lines.
+pub fn time_of_day(ms: u128) -> String {
+    let day = (ms / 1000) % 86_400;
+    format!(
+        "{:02}:{:02}:{:02}.{:03}",
+        day / 3600,
+        day / 60 % 60,
+        day % 60,
+        ms % 1000
+    )
+}
+
 /// Which way a message goes.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dir {

@@ -1023,3 +1023,111 @@ fn godot_3_6_through_the_proxy() {
 fn godot_4_through_the_proxy() {
     engine_session("godot4", "godot4_client", "Godot4", Dialect::Godot4);
 }
+
+/// `--transport websocket`: a multiplayer server and client of the
+/// godot-bin-multiplayer package talk through the proxy (Godot 4, then Godot 3),
+/// which relays every message and prints each decoded: the id message, the path
+/// cache both ways, calls with the node resolved and methods named by `--rpc`.
+#[test]
+fn the_websocket_proxy_decodes_multiplayer_packets() {
+    use godot_bin_multiplayer::ws;
+    use godot_bin_multiplayer::{Event, Protocol, Scene, Target};
+    for protocol in [Protocol::Godot4, Protocol::Godot3] {
+        let rt = tokio::runtime::Runtime::new().unwrap();
+        let scene = || Scene::new().node("Game", ["hello", "welcome"]);
+        let config = ws::Config {
+            protocol,
+            ..ws::Config::default()
+        };
+        let mut server = rt
+            .block_on(ws::Server::bind_with("127.0.0.1:0", scene(), config))
+            .unwrap();
+        let dir = tempdir();
+        let log = dir.join("ws.jsonl");
+        let mut extra = vec![
+            "--transport",
+            "websocket",
+            "--rpc",
+            "Game=hello,welcome",
+            "--max-sessions",
+            "1",
+        ];
+        if protocol == Protocol::Godot3 {
+            extra.push("--godot3");
+        }
+        let proxy = Proxy::start(server.local_addr().port(), &log, &extra);
+        let url = format!("ws://127.0.0.1:{}", proxy.port);
+        rt.block_on(async {
+            let client = tokio::spawn(async move {
+                let mut c = ws::Client::connect_with(&url, scene(), protocol)
+                    .await
+                    .unwrap();
+                c.rpc(Target::Peer(1), "Game", "hello", &(42, "hé"))
+                    .await
+                    .unwrap();
+                loop {
+                    match c.next_event().await.unwrap().unwrap() {
+                        Event::Call(call) if call.method == "welcome" => break,
+                        _ => {}
+                    }
+                }
+                c.close().await.unwrap();
+            });
+            let run = async {
+                loop {
+                    match server.next_event().await.unwrap() {
+                        Event::Call(call) if call.method == "hello" => {
+                            server
+                                .rpc(Target::Peer(call.from), "Game", "welcome", &("hi",))
+                                .unwrap();
+                        }
+                        Event::PeerDisconnected(_) => break,
+                        _ => {}
+                    }
+                }
+            };
+            tokio::time::timeout(Duration::from_secs(10), run)
+                .await
+                .unwrap();
+            client.await.unwrap();
+        });
+        let (seen, _) = proxy.finish();
+        let out = seen.join("\n");
+        let want: &[&str] = match protocol {
+            Protocol::Godot4 => &[
+                "<- id ",
+                "-> simplify path Game as 1 (checksum ",
+                ", rpc names match)",
+                "-> call Game.hello(42, \"hé\")",
+                "<- confirm path 1 (checksum valid)",
+                "<- call Game.welcome(\"hi\")",
+                "-> confirm path 1 (checksum valid)",
+            ],
+            _ => &[
+                "<- id ",
+                "<- peer 1 joined",
+                "-> [",
+                " to 1] simplify path Game as 1",
+                " to 1] call Game.hello(42, \"hé\")",
+                "<- [1 to ",
+                "] confirm path Game",
+                "] call Game.welcome(\"hi\")",
+            ],
+        };
+        for w in want {
+            assert!(out.contains(w), "{protocol:?}: no {w:?} in\n{out}");
+        }
+        let lines: Vec<Value> = std::fs::read_to_string(&log)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert!(lines.len() >= 6, "{lines:?}");
+        assert!(
+            lines
+                .iter()
+                .all(|l| l["event"] == "rpc" && l["error"].is_null()),
+            "{lines:?}"
+        );
+    }
+}

@@ -1,0 +1,316 @@
+//! `godot-bin proxy --transport websocket`: a WebSocket relay between Godot games
+//! and their high-level multiplayer server (`WebSocketMultiplayerPeer`, or with
+//! `--godot3` Godot 3's `WebSocketServer`), printing each packet decoded: the
+//! command, the node (resolved through the path cache the relay watched), the
+//! method (by name: Godot 3 sends names; for Godot 4 give a node's rpc names with
+//! `--rpc Game=chat,move,...`), and the arguments in text form. Messages pass
+//! unchanged. With `--log FILE`, each is also a JSON line:
+//! `{"time", "event": "rpc", "session", "dir": "->"|"<-", "hex", "text", "error"}`.
+//!
+//! ```text
+//! $ godot-bin proxy --transport websocket --listen 127.0.0.1:9081 --connect 127.0.0.1:9080 --rpc Game=hello,welcome
+//! 02:05:05.337 listening on 127.0.0.1:9081, relaying to 127.0.0.1:9080 (websocket, Godot 4)
+//! 02:05:05.339 #1 open
+//! 02:05:05.339 #1 <- id 1718700338
+//! 02:05:05.339 #1 -> simplify path Game as 1 (checksum d117d38f8ad87dcf9f774752ac384419, rpc names match)
+//! 02:05:05.340 #1 -> call Game.hello(42, "hé")
+//! 02:05:05.340 #1 <- confirm path 1 (checksum valid)
+//! 02:05:05.342 #1 <- call Game.welcome("hi")
+//! ```
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::Write;
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
+
+use anyhow::{Context, Result};
+use futures_util::{SinkExt, StreamExt};
+use godot_bin::{Dialect, Variant};
+use godot_bin_multiplayer::godot3::{self, WsHeader, WsKind};
+use godot_bin_multiplayer::{NodeRef, Packet, RpcNames, Sys};
+use serde_json::json;
+use tokio_tungstenite::tungstenite::Message;
+
+use crate::args::ProxyArgs;
+use crate::traffic::{now_ms, time_of_day, Dir};
+
+/// What one direction of a session has told the other about its nodes.
+#[derive(Default)]
+struct Paths(HashMap<u32, String>);
+
+struct Shared {
+    godot3: bool,
+    rpc: HashMap<String, RpcNames>,
+    log: Option<Mutex<File>>,
+    filter: Option<String>,
+}
+
+pub fn run(a: ProxyArgs) -> Result<ExitCode> {
+    let mut rpc = HashMap::new();
+    for spec in &a.rpc {
+        let (node, names) = spec
+            .split_once('=')
+            .with_context(|| format!("--rpc {spec}: expected NODE=name,name,..."))?;
+        rpc.insert(
+            node.to_owned(),
+            RpcNames::new(names.split(',').filter(|n| !n.is_empty())),
+        );
+    }
+    let log = match &a.log {
+        Some(p) => Some(Mutex::new(
+            File::create(p).with_context(|| format!("cannot create {}", p.display()))?,
+        )),
+        None => None,
+    };
+    let shared = Arc::new(Shared {
+        godot3: a.godot3,
+        rpc,
+        log,
+        filter: a.filter.clone(),
+    });
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    rt.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(a.listen)
+            .await
+            .with_context(|| format!("cannot listen on {}", a.listen))?;
+        let version = if a.godot3 { "Godot 3" } else { "Godot 4" };
+        println!(
+            "{} listening on {}, relaying to {} (websocket, {version})",
+            clock(),
+            listener.local_addr()?,
+            a.connect
+        );
+        let mut ended = 0;
+        let (done_tx, mut done_rx) = tokio::sync::mpsc::unbounded_channel();
+        let mut next = 0u64;
+        loop {
+            tokio::select! {
+                accepted = listener.accept() => {
+                    let (tcp, _) = accepted?;
+                    next += 1;
+                    let (shared, done, id, to) = (shared.clone(), done_tx.clone(), next, a.connect);
+                    tokio::spawn(async move {
+                        if let Err(e) = session(id, tcp, to, &shared).await {
+                            println!("{} #{id} ended: {e:#}", clock());
+                        }
+                        let _ = done.send(());
+                    });
+                }
+                Some(()) = done_rx.recv() => {
+                    ended += 1;
+                    if a.max_sessions.is_some_and(|m| ended >= m) {
+                        return Ok(ExitCode::SUCCESS);
+                    }
+                }
+            }
+        }
+    })
+}
+
+/// Relays one game's connection, decoding both ways.
+async fn session(
+    id: u64,
+    tcp: tokio::net::TcpStream,
+    to: std::net::SocketAddr,
+    shared: &Shared,
+) -> Result<()> {
+    let client = tokio_tungstenite::accept_async(tcp).await?;
+    let (server, _) = tokio_tungstenite::connect_async(format!("ws://{to}"))
+        .await
+        .with_context(|| format!("cannot reach {to}"))?;
+    println!("{} #{id} open", clock());
+    let (mut c_tx, mut c_rx) = client.split();
+    let (mut s_tx, mut s_rx) = server.split();
+    let mut paths = [Paths::default(), Paths::default()];
+    let mut first_from_server = true;
+    loop {
+        let (dir, msg) = tokio::select! {
+            m = c_rx.next() => (Dir::ToServer, m),
+            m = s_rx.next() => (Dir::ToClient, m),
+        };
+        let Some(Ok(msg)) = msg else {
+            break;
+        };
+        if let Message::Binary(b) = &msg {
+            let first = dir == Dir::ToClient && std::mem::take(&mut first_from_server);
+            let (text, error) = if first && !shared.godot3 {
+                match <[u8; 4]>::try_from(&b[..]) {
+                    Ok(id) => (Some(format!("id {}", i32::from_le_bytes(id))), None),
+                    Err(_) => (None, Some("not a peer id".to_owned())),
+                }
+            } else {
+                match describe(shared, &mut paths[usize::from(dir == Dir::ToClient)], b) {
+                    Ok(t) => (Some(t), None),
+                    Err(e) => (None, Some(e.to_string())),
+                }
+            };
+            report(shared, id, dir, b, text, error);
+        }
+        let sent = match dir {
+            Dir::ToServer => s_tx.send(msg).await,
+            Dir::ToClient => c_tx.send(msg).await,
+        };
+        if sent.is_err() {
+            break;
+        }
+    }
+    let _ = c_tx.close().await;
+    let _ = s_tx.close().await;
+    println!("{} #{id} closed", clock());
+    Ok(())
+}
+
+fn report(
+    shared: &Shared,
+    id: u64,
+    dir: Dir,
+    bytes: &[u8],
+    text: Option<String>,
+    error: Option<String>,
+) {
+    let shown = text.as_deref().or(error.as_deref()).unwrap_or("");
+    if shared
+        .filter
+        .as_ref()
+        .is_some_and(|f| !shown.contains(f.as_str()))
+    {
+        return;
+    }
+    match (&text, &error) {
+        (Some(t), _) => println!("{} #{id} {} {t}", clock(), dir.arrow()),
+        (None, Some(e)) => println!(
+            "{} #{id} {} ({} bytes) {e}",
+            clock(),
+            dir.arrow(),
+            bytes.len()
+        ),
+        _ => {}
+    }
+    if let Some(log) = &shared.log {
+        let line = json!({
+            "time": now(),
+            "event": "rpc",
+            "session": id,
+            "dir": dir,
+            "hex": hex::encode(bytes),
+            "text": text,
+            "error": error,
+        });
+        let mut f = log.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = writeln!(f, "{line}");
+    }
+}
+
+/// One message on one line. `paths` is what the sender cached so far.
+fn describe(shared: &Shared, paths: &mut Paths, bytes: &[u8]) -> Result<String> {
+    if shared.godot3 {
+        let (h, body) = WsHeader::split(bytes)?;
+        let peer = |b: &[u8]| <[u8; 4]>::try_from(b).map(i32::from_le_bytes).ok();
+        return Ok(match h.kind {
+            WsKind::Id => format!("id {}", peer(body).unwrap_or(0)),
+            WsKind::AddPeer => format!("peer {} joined", peer(body).unwrap_or(0)),
+            WsKind::DelPeer => format!("peer {} left", peer(body).unwrap_or(0)),
+            WsKind::Payload => format!("[{} to {}] {}", h.from, h.to, describe3(paths, body)?),
+        });
+    }
+    Ok(match Packet::decode(bytes)? {
+        Packet::Call(call) => {
+            let node = node_name(paths, &call.node);
+            let method = shared
+                .rpc
+                .get(&node)
+                .and_then(|n| n.name(call.method))
+                .map_or_else(|| format!("#{}", call.method), str::to_owned);
+            format!(
+                "call {node}.{method}({})",
+                args(&call.args, Dialect::Godot4)
+            )
+        }
+        Packet::SimplifyPath { checksum, id, path } => {
+            let sum = shared
+                .rpc
+                .get(&path)
+                .map(|n| {
+                    if n.checksum() == checksum {
+                        ", rpc names match"
+                    } else {
+                        ", rpc names differ"
+                    }
+                })
+                .unwrap_or("");
+            paths.0.insert(id, path.clone());
+            format!("simplify path {path} as {id} (checksum {checksum}{sum})")
+        }
+        Packet::ConfirmPath { valid, id } => format!(
+            "confirm path {id} (checksum {})",
+            if valid { "valid" } else { "invalid" }
+        ),
+        Packet::Raw(b) => format!("raw {}", hex::encode(b)),
+        Packet::Spawn(b) => format!("spawn {}", hex::encode(b)),
+        Packet::Despawn(b) => format!("despawn {}", hex::encode(b)),
+        Packet::Sync(b) => format!("sync {}", hex::encode(b)),
+        Packet::Sys(Sys::AddPeer(p)) => format!("peer {p} joined"),
+        Packet::Sys(Sys::DelPeer(p)) => format!("peer {p} left"),
+        Packet::Sys(Sys::Auth(b)) => format!("auth {}", hex::encode(b)),
+        // The relayed packet's paths are the other client's: not resolved here.
+        Packet::Sys(Sys::Relay { peer, packet }) => {
+            format!("relay {peer}: {}", hex::encode(packet))
+        }
+    })
+}
+
+fn describe3(paths: &mut Paths, bytes: &[u8]) -> Result<String> {
+    Ok(match godot3::Packet::decode(bytes)? {
+        godot3::Packet::Call(call) => format!(
+            "call {}.{}({})",
+            node_name(paths, &call.node),
+            call.method,
+            args(&call.args, Dialect::Godot3)
+        ),
+        godot3::Packet::Set {
+            node,
+            property,
+            value,
+        } => format!(
+            "set {}.{property} = {}",
+            node_name(paths, &node),
+            args(std::slice::from_ref(&value), Dialect::Godot3)
+        ),
+        godot3::Packet::SimplifyPath { id, path } => {
+            paths.0.insert(id, path.clone());
+            format!("simplify path {path} as {id}")
+        }
+        godot3::Packet::ConfirmPath(path) => format!("confirm path {path}"),
+        godot3::Packet::Raw(b) => format!("raw {}", hex::encode(b)),
+    })
+}
+
+fn node_name(paths: &Paths, node: &NodeRef) -> String {
+    match node {
+        NodeRef::Path(p) => p.clone(),
+        NodeRef::Cached(id) | NodeRef::CachedWide(id) => paths
+            .0
+            .get(id)
+            .cloned()
+            .unwrap_or_else(|| format!("<cache {id}>")),
+    }
+}
+
+fn args(args: &[Variant], dialect: Dialect) -> String {
+    args.iter()
+        .map(|a| godot_bin::text::to_string(a, dialect).unwrap_or_else(|e| format!("<{e}>")))
+        .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn now() -> f64 {
+    now_ms() as f64 / 1000.0
+}
+
+fn clock() -> String {
+    time_of_day(now_ms())
+}
