@@ -153,10 +153,37 @@ impl Server {
         scene: Scene,
         config: Config,
     ) -> Result<Server, Error> {
+        Server::start(addr, scene, config, None).await
+    }
+
+    /// Listens on `addr` for `wss://` (feature `tls`), with `tls` as the server's
+    /// certificate and settings: what a web export served over https must use.
+    #[cfg(feature = "tls")]
+    pub async fn bind_tls(
+        addr: impl ToSocketAddrs,
+        scene: Scene,
+        config: Config,
+        tls: std::sync::Arc<tokio_rustls::rustls::ServerConfig>,
+    ) -> Result<Server, Error> {
+        Server::start(
+            addr,
+            scene,
+            config,
+            Some(tokio_rustls::TlsAcceptor::from(tls)),
+        )
+        .await
+    }
+
+    async fn start(
+        addr: impl ToSocketAddrs,
+        scene: Scene,
+        config: Config,
+        tls: Tls,
+    ) -> Result<Server, Error> {
         let listener = TcpListener::bind(addr).await?;
         let addr = listener.local_addr()?;
         let (tx, rx) = mpsc::channel(config.send_queue.max(64));
-        let accept = tokio::spawn(accept(listener, tx, config));
+        let accept = tokio::spawn(accept(listener, tx, config, tls));
         Ok(Server {
             session: Session::server(scene).protocol(config.protocol),
             config,
@@ -347,7 +374,13 @@ impl Server {
     }
 }
 
-async fn accept(listener: TcpListener, tx: mpsc::Sender<Net>, config: Config) {
+/// The TLS side of `wss://` (feature `tls`), or none.
+#[cfg(feature = "tls")]
+type Tls = Option<tokio_rustls::TlsAcceptor>;
+#[cfg(not(feature = "tls"))]
+type Tls = Option<std::convert::Infallible>;
+
+async fn accept(listener: TcpListener, tx: mpsc::Sender<Net>, config: Config, tls: Tls) {
     let ids = Arc::new(Mutex::new(HashSet::new()));
     let random = std::collections::hash_map::RandomState::new();
     let mut n = 0u64;
@@ -373,17 +406,43 @@ async fn accept(listener: TcpListener, tx: mpsc::Sender<Net>, config: Config) {
             used.insert(id);
             id
         };
-        let (tx, ids) = (tx.clone(), ids.clone());
+        let (tx, ids, tls) = (tx.clone(), ids.clone(), tls.clone());
         tokio::spawn(async move {
-            serve(stream, id, &tx, config).await;
+            let _ = stream.set_nodelay(true);
+            match tls {
+                #[cfg(feature = "tls")]
+                Some(tls) => {
+                    // The TLS handshake counts against the same time limit.
+                    let start = tokio::time::Instant::now();
+                    let shake = tokio::time::timeout(config.handshake_timeout, tls.accept(stream));
+                    if let Ok(Ok(stream)) = shake.await {
+                        let left = config.handshake_timeout.saturating_sub(start.elapsed());
+                        serve(
+                            stream,
+                            id,
+                            &tx,
+                            Config {
+                                handshake_timeout: left,
+                                ..config
+                            },
+                        )
+                        .await;
+                    }
+                }
+                #[cfg(not(feature = "tls"))]
+                Some(never) => match never {},
+                None => serve(stream, id, &tx, config).await,
+            }
             ids.lock().expect("never poisoned").remove(&id);
             let _ = tx.send(Net::Left(id)).await;
         });
     }
 }
 
-async fn serve(stream: TcpStream, id: i32, tx: &mpsc::Sender<Net>, config: Config) {
-    let _ = stream.set_nodelay(true);
+async fn serve<S>(stream: S, id: i32, tx: &mpsc::Sender<Net>, config: Config)
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin,
+{
     let handshake = tokio_tungstenite::accept_async_with_config(stream, Some(config.websocket()));
     let Ok(Ok(ws)) = tokio::time::timeout(config.handshake_timeout, handshake).await else {
         return;

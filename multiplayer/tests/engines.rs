@@ -56,6 +56,15 @@ engine_test!(
     Godot3,
     WebSocket
 );
+#[cfg(feature = "tls")]
+engine_test!(
+    godot4_clients_join_on_wss,
+    "godot4",
+    engine_clients,
+    "client4.gd",
+    Godot4,
+    Wss
+);
 engine_test!(
     godot4_clients_join_on_enet,
     "godot4",
@@ -108,6 +117,9 @@ engine_test!(
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Transport {
     WebSocket,
+    /// `wss://`, with a self-signed certificate.
+    #[cfg(feature = "tls")]
+    Wss,
     Enet,
 }
 
@@ -115,9 +127,29 @@ impl Transport {
     fn env(self) -> String {
         match self {
             Transport::WebSocket => "websocket".into(),
+            #[cfg(feature = "tls")]
+            Transport::Wss => "wss".into(),
             Transport::Enet => "enet".into(),
         }
     }
+}
+
+/// A self-signed certificate for 127.0.0.1, as server settings.
+#[cfg(feature = "tls")]
+fn tls() -> std::sync::Arc<tokio_rustls::rustls::ServerConfig> {
+    use tokio_rustls::rustls;
+    let cert =
+        rcgen::generate_simple_self_signed(vec!["127.0.0.1".into(), "localhost".into()]).unwrap();
+    let key = rustls::pki_types::PrivateKeyDer::Pkcs8(cert.key_pair.serialize_der().into());
+    let config = rustls::ServerConfig::builder_with_provider(std::sync::Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .unwrap()
+    .with_no_client_auth()
+    .with_single_cert(vec![cert.cert.der().clone()], key)
+    .unwrap();
+    std::sync::Arc::new(config)
 }
 
 enum AnyServer {
@@ -135,6 +167,18 @@ impl AnyServer {
                 };
                 AnyServer::Ws(
                     ws::Server::bind_with("127.0.0.1:0", scene(), config)
+                        .await
+                        .unwrap(),
+                )
+            }
+            #[cfg(feature = "tls")]
+            Transport::Wss => {
+                let config = ws::Config {
+                    protocol,
+                    ..ws::Config::default()
+                };
+                AnyServer::Ws(
+                    ws::Server::bind_tls("127.0.0.1:0", scene(), config, tls())
                         .await
                         .unwrap(),
                 )
@@ -185,6 +229,8 @@ enum AnyClient {
 impl AnyClient {
     async fn connect(transport: Transport, protocol: Protocol, port: u16, id: i32) -> AnyClient {
         match transport {
+            #[cfg(feature = "tls")]
+            Transport::Wss => unreachable!("only engine clients use wss here"),
             Transport::WebSocket => {
                 let url = format!("ws://127.0.0.1:{port}");
                 let c = ws::Client::connect_with(&url, scene(), protocol).await;
@@ -508,6 +554,8 @@ async fn rust_clients(
     transport: Transport,
 ) {
     let port = match transport {
+        #[cfg(feature = "tls")]
+        Transport::Wss => common::free_port(),
         Transport::WebSocket => common::free_port(),
         Transport::Enet => common::free_udp_port(),
     };

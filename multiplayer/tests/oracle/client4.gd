@@ -1,4 +1,5 @@
-# A Godot 4 client of a SceneMultiplayer server on WebSocket ($TRANSPORT=enet: ENet), for
+# A Godot 4 client of a SceneMultiplayer server on WebSocket ($TRANSPORT=enet: ENet,
+# wss: WebSocket over TLS, any certificate accepted), for
 # godot-bin-multiplayer's tests (multiplayer/tests/ws_engines.rs). It connects to
 # 127.0.0.1:$PORT, waits until the server has announced one other client, then:
 # greets that client directly and everyone by broadcast (both through the server's
@@ -50,6 +51,10 @@ func _initialize():
 	if OS.get_environment("TRANSPORT") == "enet":
 		peer = ENetMultiplayerPeer.new()
 		err = peer.create_client("127.0.0.1", port)
+	elif OS.get_environment("TRANSPORT") == "wss":
+		# The test's certificate is self-signed.
+		peer = WebSocketMultiplayerPeer.new()
+		err = peer.create_client("wss://127.0.0.1:%d" % port, TLSOptions.client_unsafe())
 	else:
 		peer = WebSocketMultiplayerPeer.new()
 		err = peer.create_client("ws://127.0.0.1:%d" % port)
