@@ -43,6 +43,7 @@ use tokio::sync::mpsc;
 
 use crate::godot3;
 use crate::session::{Delivery, Event, Mode, Protocol, Scene, Session, Target, SERVER};
+use crate::wire::{enet3_payload, split_enet3_payload, Enet3Notice};
 
 /// What can go wrong on an ENet transport.
 #[derive(Debug, thiserror::Error)]
@@ -351,35 +352,6 @@ fn incoming(protocol: Protocol, channel: u8, kind: enet::PacketKind) -> Delivery
     Delivery { mode, channel }
 }
 
-const GODOT3_ADD: u32 = 0;
-const GODOT3_REMOVE: u32 = 1;
-
-fn godot3_notice(kind: u32, peer: i32) -> Vec<u8> {
-    let mut b = kind.to_le_bytes().to_vec();
-    b.extend_from_slice(&peer.to_le_bytes());
-    b
-}
-
-/// `[source u32][target u32]` then the packet: Godot 3's ENet payload.
-fn godot3_payload(from: i32, to: i32, packet: &[u8]) -> Vec<u8> {
-    let mut b = Vec::with_capacity(8 + packet.len());
-    b.extend_from_slice(&from.to_le_bytes());
-    b.extend_from_slice(&to.to_le_bytes());
-    b.extend_from_slice(packet);
-    b
-}
-
-fn split_godot3(bytes: &[u8]) -> crate::Result<(i32, i32, &[u8])> {
-    if bytes.len() < 8 {
-        return Err(crate::Error::at(
-            crate::ErrorKind::Truncated("the source and target ids"),
-            bytes.len(),
-        ));
-    }
-    let id = |i: usize| i32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
-    Ok((id(0), id(4), &bytes[8..]))
-}
-
 /// A SceneMultiplayer server on ENet: peer 1, as a Godot server with
 /// `ENetMultiplayerPeer.create_server` (or Godot 3's `NetworkedMultiplayerENet`)
 /// would be. See the module docs.
@@ -478,13 +450,13 @@ impl Server {
                     slot,
                     0,
                     enet::PacketKind::Reliable,
-                    godot3_notice(GODOT3_ADD, p),
+                    Enet3Notice::Add(p).encode().to_vec(),
                 );
                 self.enet_send(
                     other,
                     0,
                     enet::PacketKind::Reliable,
-                    godot3_notice(GODOT3_ADD, id),
+                    Enet3Notice::Add(id).encode().to_vec(),
                 );
             }
         }
@@ -502,7 +474,7 @@ impl Server {
                     slot,
                     0,
                     enet::PacketKind::Reliable,
-                    godot3_notice(GODOT3_REMOVE, id),
+                    Enet3Notice::Remove(id).encode().to_vec(),
                 );
             }
         }
@@ -520,7 +492,7 @@ impl Server {
                         slot,
                         0,
                         enet::PacketKind::Reliable,
-                        godot3_notice(GODOT3_REMOVE, id),
+                        Enet3Notice::Remove(id).encode().to_vec(),
                     );
                 }
             }
@@ -541,7 +513,7 @@ impl Server {
                 0,
             ));
         }
-        let (source, target, packet) = split_godot3(bytes)?;
+        let (source, target, packet) = split_enet3_payload(bytes)?;
         if source != id {
             return Err(crate::Error::at(
                 crate::ErrorKind::Unexpected("a forged source"),
@@ -586,7 +558,7 @@ impl Server {
             let (channel, kind) = outgoing(self.config.protocol, t.delivery);
             let bytes = match self.config.protocol {
                 Protocol::Godot4 => t.bytes,
-                Protocol::Godot3 => godot3_payload(SERVER, t.to, &t.bytes),
+                Protocol::Godot3 => enet3_payload(SERVER, t.to, &t.bytes),
             };
             self.enet_send(slot, channel, kind, bytes);
         }
@@ -746,20 +718,13 @@ impl Client {
             return self.session.receive(SERVER, delivery, bytes);
         }
         if channel == 0 {
-            let (kind, peer, _) = split_godot3(bytes)?;
-            match kind as u32 {
-                GODOT3_ADD => self.session.connect(peer),
-                GODOT3_REMOVE => self.session.disconnect(peer),
-                _ => {
-                    return Err(crate::Error::at(
-                        crate::ErrorKind::Unexpected("an unknown peer notice"),
-                        0,
-                    ))
-                }
+            match Enet3Notice::decode(bytes)? {
+                Enet3Notice::Add(peer) => self.session.connect(peer),
+                Enet3Notice::Remove(peer) => self.session.disconnect(peer),
             }
             return Ok(());
         }
-        let (source, _, packet) = split_godot3(bytes)?;
+        let (source, _, packet) = split_enet3_payload(bytes)?;
         self.session
             .receive(source, delivery, packet)
             .map_err(|e| e.shifted(8))
@@ -770,7 +735,7 @@ impl Client {
             let (channel, kind) = outgoing(self.protocol, t.delivery);
             let bytes = match self.protocol {
                 Protocol::Godot4 => t.bytes,
-                Protocol::Godot3 => godot3_payload(self.session.id(), t.to, &t.bytes),
+                Protocol::Godot3 => enet3_payload(self.session.id(), t.to, &t.bytes),
             };
             let _ = self
                 .host

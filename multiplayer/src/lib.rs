@@ -47,6 +47,7 @@ mod names;
 mod reader;
 mod scene4;
 mod session;
+pub mod wire;
 #[cfg(feature = "websocket")]
 pub mod ws;
 

@@ -48,6 +48,7 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 use crate::godot3::{WsHeader, WsKind};
 use crate::session::{Delivery, Event, Protocol, Scene, Session, Target, SERVER};
+use crate::wire::{id_message, read_id_message};
 
 /// What can go wrong on a WebSocket transport.
 #[derive(Debug, thiserror::Error)]
@@ -449,7 +450,7 @@ where
     };
     let (mut sink, mut stream) = ws.split();
     let hello = match config.protocol {
-        Protocol::Godot4 => vec![id.to_le_bytes().to_vec()],
+        Protocol::Godot4 => vec![id_message(id).to_vec()],
         Protocol::Godot3 => vec![
             WsHeader::system(WsKind::Id, id),
             WsHeader::system(WsKind::AddPeer, SERVER),
@@ -554,10 +555,10 @@ impl Client {
                 _ => return Err(Error::InvalidId),
             };
             match protocol {
-                Protocol::Godot4 => break id_message(&b)?,
+                Protocol::Godot4 => break read_id_message(&b).ok_or(Error::InvalidId)?,
                 Protocol::Godot3 => match WsHeader::split(&b) {
                     Ok((h, body)) if h.kind == WsKind::Id && h.from == SERVER => {
-                        break id_message(body)?
+                        break read_id_message(body).ok_or(Error::InvalidId)?
                     }
                     _ => return Err(Error::InvalidId),
                 },
@@ -714,17 +715,5 @@ impl Client {
         }
         self.ws.flush().await?;
         Ok(())
-    }
-}
-
-/// The id message: exactly 4 bytes, i32 little endian, 2..2^31-1.
-fn id_message(b: &[u8]) -> Result<i32, Error> {
-    let id = <[u8; 4]>::try_from(b)
-        .map(i32::from_le_bytes)
-        .map_err(|_| Error::InvalidId)?;
-    if id > SERVER {
-        Ok(id)
-    } else {
-        Err(Error::InvalidId)
     }
 }

@@ -320,3 +320,28 @@ fn a_godot3_server_session_sends_what_the_engines_server_sent() {
 fn a_godot3_client_session_sends_what_the_engines_client_sent() {
     replay(1234567, 1, "c2s");
 }
+
+#[test]
+fn enet_notices_and_payload_headers() {
+    use godot_bin_multiplayer::wire::{self, Enet3Notice};
+    // As Godot 3's NetworkedMultiplayerENet writes them: kind, then the peer id.
+    assert_eq!(Enet3Notice::Add(9).encode(), [0, 0, 0, 0, 9, 0, 0, 0]);
+    assert_eq!(Enet3Notice::Remove(9).encode(), [1, 0, 0, 0, 9, 0, 0, 0]);
+    for n in [Enet3Notice::Add(2), Enet3Notice::Remove(i32::MAX)] {
+        assert_eq!(Enet3Notice::decode(&n.encode()).unwrap(), n);
+    }
+    let kind = |b: &[u8]| format!("{:?}", Enet3Notice::decode(b).unwrap_err().kind());
+    assert_eq!(kind(&[2, 0, 0, 0, 9, 0, 0, 0]), "UnknownCommand(2)");
+    assert_eq!(
+        kind(&[0, 0, 0, 0, 9, 0, 0]),
+        "Truncated(\"the source and target ids\")"
+    );
+    assert_eq!(kind(&[0, 0, 0, 0, 9, 0, 0, 0, 0]), "Trailing(1)");
+    assert_eq!(wire::read_id_message(&[1, 0, 0, 0]), None);
+    assert_eq!(wire::read_id_message(&[0, 0, 0, 0x80]), None);
+    assert_eq!(wire::read_id_message(&[5, 0, 0]), None);
+    assert_eq!(
+        wire::enet3_payload(-3, 0, b""),
+        [0xfd, 0xff, 0xff, 0xff, 0, 0, 0, 0]
+    );
+}
