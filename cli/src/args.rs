@@ -281,14 +281,15 @@ pub struct ProxyArgs {
     /// Stop after this many connections have ended (for scripts and tests).
     #[arg(long)]
     pub max_sessions: Option<usize>,
-    /// `tcp`: Variants on a stream (`--framing`). `websocket`: Godot's high-level
-    /// multiplayer over WebSocket, each packet decoded (RPCs, path cache, peers).
+    /// `tcp`: Variants on a stream (`--framing`). `websocket`, `enet`: Godot's
+    /// high-level multiplayer, each packet decoded (RPCs, path cache, peers).
     #[arg(long, value_enum, default_value = "tcp")]
     pub transport: ProxyTransport,
-    /// With `--transport websocket`: Godot 3 peers (the 9-byte header, methods by name).
+    /// With `--transport websocket|enet`: Godot 3 peers (methods by name, the
+    /// transports' headers).
     #[arg(long)]
     pub godot3: bool,
-    /// With `--transport websocket`: a node's rpc method names, to name Godot 4's
+    /// With `--transport websocket|enet`: a node's rpc method names, to name Godot 4's
     /// method ids (`--rpc Game=chat,move,welcome`; repeat for more nodes).
     #[arg(long)]
     pub rpc: Vec<String>,
@@ -298,6 +299,7 @@ pub struct ProxyArgs {
 pub enum ProxyTransport {
     Tcp,
     Websocket,
+    Enet,
 }
 
 #[derive(Args, Debug)]

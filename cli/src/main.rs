@@ -36,7 +36,7 @@ fn main() -> ExitCode {
             Command::Decode(a) => decode::run(a),
             Command::Encode(a) => encode::run(a),
             Command::Convert(a) => convert::run(a),
-            Command::Proxy(a) if a.transport == args::ProxyTransport::Websocket => mpproxy::run(a),
+            Command::Proxy(a) if a.transport != args::ProxyTransport::Tcp => mpproxy::run(a),
             Command::Proxy(a) => proxy::run(a),
             Command::Replay(a) => replay::run(a),
             Command::Raw(a) => raw::run(a),

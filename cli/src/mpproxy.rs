@@ -1,10 +1,13 @@
-//! `godot-bin proxy --transport websocket`: a WebSocket relay between Godot games
-//! and their high-level multiplayer server (`WebSocketMultiplayerPeer`, or with
-//! `--godot3` Godot 3's `WebSocketServer`), printing each packet decoded: the
+//! `godot-bin proxy --transport websocket|enet`: a relay between Godot games and
+//! their high-level multiplayer server (`WebSocketMultiplayerPeer` or
+//! `ENetMultiplayerPeer`; with `--godot3`, Godot 3's `WebSocketServer` or
+//! `NetworkedMultiplayerENet`), printing each packet decoded: the
 //! command, the node (resolved through the path cache the relay watched), the
 //! method (by name: Godot 3 sends names; for Godot 4 give a node's rpc names with
 //! `--rpc Game=chat,move,...`), and the arguments in text form. Messages pass
-//! unchanged. With `--log FILE`, each is also a JSON line:
+//! unchanged (over ENet the proxy ends each game's ENet connection and opens one to
+//! the server with the same peer id, passing each packet on the same channel with
+//! the same delivery). With `--log FILE`, each is also a JSON line:
 //! `{"time", "event": "rpc", "session", "dir": "->"|"<-", "hex", "text", "error"}`.
 //!
 //! ```text
@@ -28,11 +31,12 @@ use anyhow::{Context, Result};
 use futures_util::{SinkExt, StreamExt};
 use godot_bin::{Dialect, Variant};
 use godot_bin_multiplayer::godot3::{self, WsHeader, WsKind};
+use godot_bin_multiplayer::wire::{split_enet3_payload, Enet3Notice};
 use godot_bin_multiplayer::{NodeRef, Packet, RpcNames, Sys};
 use serde_json::json;
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::args::ProxyArgs;
+use crate::args::{ProxyArgs, ProxyTransport};
 use crate::traffic::{now_ms, time_of_day, Dir};
 
 /// What one direction of a session has told the other about its nodes.
@@ -46,7 +50,7 @@ struct Shared {
     filter: Option<String>,
 }
 
-pub fn run(a: ProxyArgs) -> Result<ExitCode> {
+fn shared(a: &ProxyArgs) -> Result<Arc<Shared>> {
     let mut rpc = HashMap::new();
     for spec in &a.rpc {
         let (node, names) = spec
@@ -63,12 +67,19 @@ pub fn run(a: ProxyArgs) -> Result<ExitCode> {
         )),
         None => None,
     };
-    let shared = Arc::new(Shared {
+    Ok(Arc::new(Shared {
         godot3: a.godot3,
         rpc,
         log,
         filter: a.filter.clone(),
-    });
+    }))
+}
+
+pub fn run(a: ProxyArgs) -> Result<ExitCode> {
+    let shared = shared(&a)?;
+    if a.transport == ProxyTransport::Enet {
+        return enet(&a, &shared);
+    }
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
@@ -260,6 +271,178 @@ fn describe(shared: &Shared, paths: &mut Paths, bytes: &[u8]) -> Result<String> 
             format!("relay {peer}: {}", hex::encode(packet))
         }
     })
+}
+
+/// A Godot 3 ENet payload on `channel` (0: the server's peer notices).
+fn describe_enet3(paths: &mut Paths, channel: u8, bytes: &[u8]) -> Result<String> {
+    if channel == 0 {
+        return Ok(match Enet3Notice::decode(bytes)? {
+            Enet3Notice::Add(p) => format!("peer {p} joined"),
+            Enet3Notice::Remove(p) => format!("peer {p} left"),
+        });
+    }
+    let (from, to, packet) = split_enet3_payload(bytes)?;
+    Ok(format!("[{from} to {to}] {}", describe3(paths, packet)?))
+}
+
+/// Relays ENet: one host faces the games, one connects to the server, a peer
+/// there for each game here (with its id as the connect data).
+fn enet(a: &ProxyArgs, shared: &Shared) -> Result<ExitCode> {
+    use godot_bin_multiplayer::enet::rusty_enet as renet;
+    use godot_bin_multiplayer::enet::{bind, DecodeOnly, Guarded};
+    let host = |addr: std::net::SocketAddr| -> Result<renet::Host<Guarded<std::net::UdpSocket>>> {
+        let settings = renet::HostSettings {
+            peer_limit: 256,
+            channel_limit: 255,
+            compressor: Some(Box::new(DecodeOnly::default())),
+            ..Default::default()
+        };
+        renet::Host::new(Guarded(bind(addr)?), settings).map_err(|e| anyhow::anyhow!("{e:?}"))
+    };
+    let mut front = host(a.listen).with_context(|| format!("cannot listen on {}", a.listen))?;
+    let local = if a.connect.is_ipv4() {
+        "127.0.0.1:0"
+    } else {
+        "[::1]:0"
+    };
+    let mut back = host(local.parse()?)?;
+    let version = if a.godot3 { "Godot 3" } else { "Godot 4" };
+    println!(
+        "{} listening on {}, relaying to {} (enet, {version})",
+        clock(),
+        front.socket().0.local_addr()?,
+        a.connect
+    );
+    struct Link {
+        id: u64,
+        back: usize,
+        up: bool,
+        paths: [Paths; 2],
+        /// What the game sent before the server accepted the proxy's connection.
+        early: Vec<(u8, renet::PacketKind, Vec<u8>)>,
+    }
+    // Front peer slot -> its link; back slot -> front slot.
+    let mut links: HashMap<usize, Link> = HashMap::new();
+    let mut backs: HashMap<usize, usize> = HashMap::new();
+    let (mut next, mut ended) = (0u64, 0usize);
+    let decode = |link: &mut Link, dir: Dir, channel: u8, data: &[u8]| {
+        let paths = &mut link.paths[usize::from(dir == Dir::ToClient)];
+        let r = if shared.godot3 {
+            describe_enet3(paths, channel, data)
+        } else {
+            describe(shared, paths, data)
+        };
+        let (text, error) = match r {
+            Ok(t) => (Some(format!("ch{channel} {t}")), None),
+            Err(e) => (None, Some(e.to_string())),
+        };
+        report(shared, link.id, dir, data, text, error);
+    };
+    loop {
+        let mut busy = false;
+        for _ in 0..256 {
+            let Ok(Some(event)) = front.service() else {
+                break;
+            };
+            busy = true;
+            match event {
+                renet::Event::Connect { peer, data } => {
+                    next += 1;
+                    let slot = peer.id().0;
+                    let channels = peer.channel_count();
+                    match back.connect(a.connect, channels, data) {
+                        Ok(b) => {
+                            println!("{} #{next} open (peer id {data})", clock());
+                            backs.insert(b.id().0, slot);
+                            links.insert(
+                                slot,
+                                Link {
+                                    id: next,
+                                    back: b.id().0,
+                                    up: false,
+                                    paths: Default::default(),
+                                    early: Vec::new(),
+                                },
+                            );
+                        }
+                        Err(_) => peer.reset(),
+                    }
+                }
+                renet::Event::Disconnect { peer, .. } => {
+                    if let Some(link) = links.remove(&peer.id().0) {
+                        backs.remove(&link.back);
+                        back.peer_mut(renet::PeerID(link.back)).disconnect(0);
+                        println!("{} #{} closed by the game", clock(), link.id);
+                        ended += 1;
+                    }
+                }
+                renet::Event::Receive {
+                    peer,
+                    channel_id,
+                    packet,
+                } => {
+                    if let Some(link) = links.get_mut(&peer.id().0) {
+                        decode(link, Dir::ToServer, channel_id, packet.data());
+                        if link.up {
+                            let p = renet::Packet::new(packet.data(), packet.kind());
+                            let _ = back.peer_mut(renet::PeerID(link.back)).send(channel_id, &p);
+                        } else {
+                            link.early
+                                .push((channel_id, packet.kind(), packet.data().to_vec()));
+                        }
+                    }
+                }
+            }
+        }
+        for _ in 0..256 {
+            let Ok(Some(event)) = back.service() else {
+                break;
+            };
+            busy = true;
+            match event {
+                renet::Event::Connect { peer, .. } => {
+                    let Some(link) = backs.get(&peer.id().0).and_then(|f| links.get_mut(f)) else {
+                        continue;
+                    };
+                    link.up = true;
+                    for (channel, kind, data) in link.early.drain(..) {
+                        let _ = peer.send(channel, &renet::Packet::new(data, kind));
+                    }
+                }
+                renet::Event::Disconnect { peer, .. } => {
+                    if let Some(slot) = backs.remove(&peer.id().0) {
+                        if let Some(link) = links.remove(&slot) {
+                            front.peer_mut(renet::PeerID(slot)).disconnect(0);
+                            println!("{} #{} closed by the server", clock(), link.id);
+                            ended += 1;
+                        }
+                    }
+                }
+                renet::Event::Receive {
+                    peer,
+                    channel_id,
+                    packet,
+                } => {
+                    let Some(&slot) = backs.get(&peer.id().0) else {
+                        continue;
+                    };
+                    if let Some(link) = links.get_mut(&slot) {
+                        decode(link, Dir::ToClient, channel_id, packet.data());
+                        let p = renet::Packet::new(packet.data(), packet.kind());
+                        let _ = front.peer_mut(renet::PeerID(slot)).send(channel_id, &p);
+                    }
+                }
+            }
+        }
+        front.flush();
+        back.flush();
+        if a.max_sessions.is_some_and(|m| ended >= m) {
+            return Ok(ExitCode::SUCCESS);
+        }
+        if !busy {
+            std::thread::sleep(std::time::Duration::from_micros(250));
+        }
+    }
 }
 
 fn describe3(paths: &mut Paths, bytes: &[u8]) -> Result<String> {

@@ -1131,3 +1131,227 @@ fn the_websocket_proxy_decodes_multiplayer_packets() {
         );
     }
 }
+
+/// `--transport enet`: the same, over ENet (the proxy ends the game's ENet
+/// connection and opens one to the server with the game's id).
+#[test]
+fn the_enet_proxy_decodes_multiplayer_packets() {
+    use godot_bin_multiplayer::enet;
+    use godot_bin_multiplayer::{Event, Protocol, Scene, Target};
+    for protocol in [Protocol::Godot4, Protocol::Godot3] {
+        let rt = tokio::runtime::Runtime::new().unwrap();
+        let scene = || Scene::new().node("Game", ["hello", "welcome"]);
+        let config = enet::Config {
+            protocol,
+            ..enet::Config::default()
+        };
+        let mut server = rt
+            .block_on(enet::Server::bind_with("127.0.0.1:0", scene(), config))
+            .unwrap();
+        let dir = tempdir();
+        let log = dir.join("enet.jsonl");
+        let free = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+        let port = free.local_addr().unwrap().port();
+        drop(free);
+        let listen = format!("127.0.0.1:{port}");
+        let mut extra = vec![
+            "--transport",
+            "enet",
+            "--rpc",
+            "Game=hello,welcome",
+            "--max-sessions",
+            "1",
+        ];
+        if protocol == Protocol::Godot3 {
+            extra.push("--godot3");
+        }
+        let mut child = Command::new(env!("CARGO_BIN_EXE_godot-bin"))
+            .args(["proxy", "--listen", &listen, "--connect"])
+            .arg(server.local_addr().to_string())
+            .arg("--log")
+            .arg(&log)
+            .args(&extra)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let lines = lines_of(child.stdout.take().unwrap());
+        let first = lines.recv_timeout(DEADLINE).unwrap();
+        assert!(first.contains("listening on"), "{first}");
+        rt.block_on(async {
+            let client = tokio::spawn(async move {
+                let addr = ([127, 0, 0, 1], port).into();
+                let mut c = enet::Client::connect(addr, 777, scene(), config)
+                    .await
+                    .unwrap();
+                c.rpc(Target::Peer(1), "Game", "hello", &(42, "hé"))
+                    .await
+                    .unwrap();
+                loop {
+                    match c.next_event().await.unwrap().unwrap() {
+                        Event::Call(call) if call.method == "welcome" => break,
+                        _ => {}
+                    }
+                }
+                c.close().await.unwrap();
+            });
+            let run = async {
+                loop {
+                    match server.next_event().await.unwrap() {
+                        Event::Call(call) if call.method == "hello" => {
+                            assert_eq!(call.from, 777);
+                            server
+                                .rpc(Target::Peer(call.from), "Game", "welcome", &("hi",))
+                                .unwrap();
+                        }
+                        Event::PeerDisconnected(_) => break,
+                        _ => {}
+                    }
+                }
+            };
+            tokio::time::timeout(Duration::from_secs(15), run)
+                .await
+                .unwrap();
+            client.await.unwrap();
+        });
+        let status = wait_bounded(&mut child, "the proxy");
+        let mut seen = vec![first];
+        while let Ok(line) = lines.recv_timeout(Duration::from_millis(500)) {
+            seen.push(line);
+        }
+        assert!(status.success(), "{seen:?}");
+        let out = seen.join("\n");
+        let want: &[&str] = match protocol {
+            Protocol::Godot4 => &[
+                "#1 open (peer id 777)",
+                "-> ch0 simplify path Game as 1 (checksum ",
+                "-> ch0 call Game.hello(42, \"hé\")",
+                "<- ch0 confirm path 1 (checksum valid)",
+                "<- ch0 call Game.welcome(\"hi\")",
+            ],
+            _ => &[
+                "#1 open (peer id 777)",
+                "-> ch1 [777 to 1] simplify path Game as 1",
+                "-> ch1 [777 to 1] call Game.hello(42, \"hé\")",
+                "<- ch1 [1 to 777] confirm path Game",
+                "<- ch1 [1 to 777] call Game.welcome(\"hi\")",
+            ],
+        };
+        for w in want {
+            assert!(out.contains(w), "{protocol:?}: no {w:?} in\n{out}");
+        }
+        let logged = std::fs::read_to_string(&log).unwrap();
+        assert!(logged.lines().count() >= 5, "{logged}");
+    }
+}
+
+/// A real Godot 4.6 ENet server (`multiplayer/tests/oracle/server4.gd`, which runs
+/// each call and sends it back) behind `--transport enet`, with a crate client in
+/// front: the proxy decodes the engine's own packets, its SIMPLIFY_PATH checksum
+/// included.
+#[test]
+fn the_enet_proxy_decodes_a_godot4_servers_packets() {
+    use godot_bin_multiplayer::enet;
+    use godot_bin_multiplayer::{Event, Scene, Target};
+    let Some(godot4) = engine("godot4") else {
+        return;
+    };
+    let udp_port = || {
+        let s = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+        s.local_addr().unwrap().port()
+    };
+    let (server_port, proxy_port) = (udp_port(), udp_port());
+    let dir = tempdir();
+    std::fs::write(dir.join("project.godot"), "config_version=5\n").unwrap();
+    std::fs::copy(
+        repo().join("multiplayer/tests/oracle/server4.gd"),
+        dir.join("s.gd"),
+    )
+    .unwrap();
+    let mut cmd = Command::new("timeout");
+    cmd.args(["-s", "KILL", HARD_LIMIT_SECS])
+        .arg(&godot4)
+        .args(["--headless", "--no-header", "--path"])
+        .arg(&dir)
+        .args(["-s", "s.gd"])
+        .env("PORT", server_port.to_string())
+        .env("TRANSPORT", "enet")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    let godot = Running {
+        stdout: Some(collect(child.stdout.take().unwrap())),
+        stderr: Some(collect(child.stderr.take().unwrap())),
+        child,
+        group: true,
+    };
+    let names = "Game=ping,blob,one,two,three,greet,shout,done";
+    let mut proxy = Command::new(env!("CARGO_BIN_EXE_godot-bin"))
+        .args([
+            "proxy",
+            "--transport",
+            "enet",
+            "--rpc",
+            names,
+            "--max-sessions",
+            "1",
+        ])
+        .arg("--listen")
+        .arg(format!("127.0.0.1:{proxy_port}"))
+        .arg("--connect")
+        .arg(format!("127.0.0.1:{server_port}"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let lines = lines_of(proxy.stdout.take().unwrap());
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let scene = Scene::new().node("Game", names[5..].split(','));
+        let addr = ([127, 0, 0, 1], proxy_port).into();
+        let mut c = enet::Client::connect(addr, 555, scene, enet::Config::default())
+            .await
+            .unwrap();
+        c.rpc(Target::Peer(1), "Game", "one", &(42,)).await.unwrap();
+        c.rpc(
+            Target::Peer(1),
+            "Game",
+            "three",
+            &(70000, "hé", godot_bin::Vector3::new(1.0, 2.0, 3.0)),
+        )
+        .await
+        .unwrap();
+        let mut back = 0;
+        let run = async {
+            while back < 2 {
+                if let Event::Call(_) = c.next_event().await.unwrap().unwrap() {
+                    back += 1;
+                }
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(20), run)
+            .await
+            .unwrap();
+        c.close().await.unwrap();
+    });
+    assert!(wait_bounded(&mut proxy, "the proxy").success());
+    godot.finish();
+    let mut seen = Vec::new();
+    while let Ok(line) = lines.recv_timeout(Duration::from_millis(500)) {
+        seen.push(line);
+    }
+    let out = seen.join("\n");
+    for w in [
+        "#1 open (peer id 555)",
+        "-> ch0 call Game.one(42)",
+        "<- ch0 simplify path Game as 1 (checksum ",
+        "rpc names match)",
+        "<- ch0 call Game.one(42)",
+        "<- ch0 call Game.three(70000, \"hé\", Vector3(1, 2, 3))",
+    ] {
+        assert!(out.contains(w), "no {w:?} in\n{out}");
+    }
+}

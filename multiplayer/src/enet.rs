@@ -155,9 +155,16 @@ enum Cmd {
     Reset(usize),
 }
 
-/// Decodes range-coded datagrams (Godot 3.6 sends them) and never compresses: a
-/// compressing host's answers are dropped by Godot 4 clients.
-struct DecodeOnly(enet::RangeCoder);
+/// An ENet compressor that decodes range-coded datagrams (Godot 3.6 sends them)
+/// and never compresses: a compressing host's answers are dropped by Godot 4
+/// clients, and Godot 3 accepts uncompressed ones. What the hosts here use.
+pub struct DecodeOnly(enet::RangeCoder);
+
+impl Default for DecodeOnly {
+    fn default() -> Self {
+        DecodeOnly(enet::RangeCoder::new())
+    }
+}
 
 impl enet::Compressor for DecodeOnly {
     fn compress(&mut self, _: &[&[u8]], _: usize, _: &mut [u8]) -> usize {
@@ -201,7 +208,7 @@ impl Host {
         let settings = enet::HostSettings {
             peer_limit: peers,
             channel_limit: 255,
-            compressor: Some(Box::new(DecodeOnly(enet::RangeCoder::new()))),
+            compressor: Some(Box::new(DecodeOnly::default())),
             ..Default::default()
         };
         let mut host = enet::Host::new(Guarded(socket), settings)
