@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use godot_bin_multiplayer::ws::{Client, Server};
-use godot_bin_multiplayer::{Event, Scene, Target};
+use godot_bin_multiplayer::{Event, Packet, Scene, Target};
 use tokio_tungstenite::tungstenite::Message;
 
 fn scene() -> Scene {
@@ -58,13 +58,28 @@ async fn hostile_peers_are_dropped_and_the_others_carry_on() {
     let Event::PeerConnected(good_id) = events_until(&mut server, |_| true).await[0] else {
         panic!()
     };
-    let hostile: [(&str, Message); 4] = [
-        ("unknown command", Message::binary(vec![0x08])),
-        ("cache id", Message::binary(vec![0x80, 9, 0])),
-        ("text", Message::text("hello")),
-        ("oversized", Message::binary(vec![3; 70_000])),
+    // 1025 cache ids for the one node: one more than a peer may assign.
+    let flood: Vec<Message> = (1..=1025)
+        .map(|id| {
+            let p = Packet::SimplifyPath {
+                checksum: scene().names("Game").unwrap().checksum().to_owned(),
+                id,
+                path: "Game".into(),
+            };
+            Message::binary(p.encode().unwrap())
+        })
+        .collect();
+    // A call by path whose compressed int says 8 bytes and has 2.
+    let overflow = b"\x20\x0a\x00\x00\x80\x00\x01\xc2\x01\x02Game\0".to_vec();
+    let hostile: [(&str, Vec<Message>); 6] = [
+        ("unknown command", vec![Message::binary(vec![0x08])]),
+        ("cache id", vec![Message::binary(vec![0x80, 9, 0])]),
+        ("path cache flood", flood),
+        ("compressed int overflow", vec![Message::binary(overflow)]),
+        ("text", vec![Message::text("hello")]),
+        ("oversized", vec![Message::binary(vec![3; 70_000])]),
     ];
-    for (what, msg) in hostile {
+    for (what, msgs) in hostile {
         let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
         let id = match ws.next().await.unwrap().unwrap() {
             Message::Binary(b) => i32::from_le_bytes(b[..].try_into().unwrap()),
@@ -79,14 +94,23 @@ async fn hostile_peers_are_dropped_and_the_others_carry_on() {
             add.into_data()[..],
             [&[7, 1][..], &good_id.to_le_bytes()].concat()[..]
         );
-        let _ = ws.send(msg).await;
+        for msg in msgs {
+            let _ = ws.send(msg).await;
+        }
         let seen = events_until(&mut server, |e| *e == Event::PeerDisconnected(id)).await;
         match what {
-            "unknown command" | "cache id" => {
-                assert!(
-                    matches!(&seen[0], Event::Refused { peer, .. } if *peer == id),
-                    "{what}: {seen:?}"
-                );
+            "unknown command" | "cache id" | "path cache flood" | "compressed int overflow" => {
+                let Event::Refused { peer, reason } = &seen[0] else {
+                    panic!("{what}: {seen:?}")
+                };
+                assert_eq!(*peer, id);
+                let why = match what {
+                    "unknown command" => "meta byte 0x08",
+                    "cache id" => "cache id 9 is not known",
+                    "path cache flood" => "the peer's path cache does not fit",
+                    _ => "the packet ends before a compressed int",
+                };
+                assert!(reason.contains(why), "{what}: {reason}");
                 assert_eq!(seen.len(), 2, "{seen:?}");
             }
             _ => assert_eq!(seen, [Event::PeerDisconnected(id)], "{what}"),
@@ -115,7 +139,7 @@ async fn hostile_peers_are_dropped_and_the_others_carry_on() {
         .iter()
         .filter(|e| matches!(e, Event::PeerDisconnected(_)))
         .count();
-    assert_eq!((joined, left), (4, 4), "{seen:?}");
+    assert_eq!((joined, left), (6, 6), "{seen:?}");
     match seen.last().unwrap() {
         Event::Call(c) => assert_eq!(c.args::<(String,)>().unwrap().0, "still here"),
         e => panic!("{e:?}"),
