@@ -1,6 +1,7 @@
 //! The arena example (`examples/arena.rs`) with two real clients each: Godot 4.6 over
-//! WebSocket and Godot 3.6 over ENet, headless, on loopback. Both join, chat and
-//! leave, and the server's log shows it.
+//! WebSocket (with the Rust bot, `examples/arena_bot.rs`, playing beside them) and
+//! Godot 3.6 over ENet, headless, on loopback. All join, chat and leave, and the
+//! server's log shows it.
 #![cfg(all(feature = "websocket", feature = "enet"))]
 
 mod common;
@@ -11,16 +12,16 @@ use std::time::Duration;
 
 use common::engine;
 
-/// The example binary cargo built beside this test.
-fn arena() -> PathBuf {
+/// An example binary cargo built beside this test.
+fn example(name: &str) -> PathBuf {
     let exe = std::env::current_exe().unwrap();
     let dir = exe.parent().unwrap().parent().unwrap();
     dir.join("examples")
-        .join(format!("arena{}", std::env::consts::EXE_SUFFIX))
+        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX))
 }
 
 fn play(bin: &std::path::Path, project: &str, transport: &str, godot3: bool, port: u16) {
-    let mut server = Command::new(arena());
+    let mut server = Command::new(example("arena"));
     server.args([
         "--transport",
         transport,
@@ -59,10 +60,36 @@ fn play(bin: &std::path::Path, project: &str, transport: &str, godot3: bool, por
                 .unwrap()
         })
         .collect();
+    // The Rust bot plays too, beside the Godot 4 clients.
+    let bot = (!godot3).then(|| {
+        Command::new(example("arena_bot"))
+            .args([
+                "--port",
+                &port.to_string(),
+                "--name",
+                "rusty",
+                "--seconds",
+                "5",
+            ])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap()
+    });
     let logs: Vec<String> = clients
         .into_iter()
         .map(|c| String::from_utf8(c.wait_with_output().unwrap().stdout).unwrap())
         .collect();
+    if let Some(bot) = bot {
+        let out = bot.wait_with_output().unwrap();
+        assert!(out.status.success());
+        let log = String::from_utf8(out.stdout).unwrap();
+        assert!(log.contains("bot: I am "), "{log}");
+        assert!(
+            log.contains("bot: <ada> ") && log.contains("bot: <bob> "),
+            "{log}"
+        );
+    }
     let out = server.wait_with_output().unwrap();
     assert!(out.status.success());
     let log = String::from_utf8(out.stdout).unwrap();
