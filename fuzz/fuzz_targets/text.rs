@@ -26,10 +26,24 @@ fuzz_target!(|data: &[u8]| {
     let Ok((v, used)) = text::parse_prefix(&s, dialect) else { return };
     assert!(used <= s.len());
     let printed = v.display(dialect).to_string();
-    if dialect == Dialect::Godot4 {
+    // Godot 4.6 prints an Object's property names unescaped (`"a\\b"c":5` for the name
+    // `a\b"c`, checked), so that text reads back only as far as the engine's does.
+    if dialect == Dialect::Godot4 && !holds_object(&v) {
         let back: Variant = printed
             .parse()
             .unwrap_or_else(|e| panic!("{printed:?} does not read back: {e}"));
         assert_eq!(back.get_type(), v.get_type(), "{printed:?} read back as another type");
     }
 });
+
+fn holds_object(v: &Variant) -> bool {
+    let pair = |(k, v): (&Variant, &Variant)| holds_object(k) || holds_object(v);
+    match v {
+        Variant::Object(_) => true,
+        Variant::Array(items) => items.iter().any(holds_object),
+        Variant::TypedArray(a) => a.items.iter().any(holds_object),
+        Variant::Dictionary(d) => d.iter().any(pair),
+        Variant::TypedDictionary(d) => d.entries.iter().any(pair),
+        _ => false,
+    }
+}
