@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use godot_bin::{Config, Dialect, Dictionary, Variant, Vector3};
-use godot_bin_multiplayer::{NodeRef, Packet, RemoteCall};
+use godot_bin_multiplayer::{Call, NodeRef, Packet, RemoteCall};
 
 /// The argument lists: a movement update, a chat line, and a state snapshot.
 fn cases() -> Vec<(&'static str, Vec<Variant>)> {
@@ -85,6 +85,27 @@ fn rpc(c: &mut Criterion) {
         });
         g.finish();
     }
+    typed_args(c);
+}
+
+/// `Call::args`: a received call's arguments as the Rust types a handler asks for.
+fn typed_args(c: &mut Criterion) {
+    let (_, args) = cases().swap_remove(0);
+    let call = Call {
+        from: 2,
+        node: "Game".into(),
+        method: "move".into(),
+        args,
+    };
+    let mut g = c.benchmark_group("rpc/move");
+    g.bench_function("args", |b| {
+        b.iter(|| {
+            black_box(&call)
+                .args::<(Vector3, Vector3, i64, bool)>()
+                .unwrap()
+        })
+    });
+    g.finish();
 }
 
 criterion_group! {

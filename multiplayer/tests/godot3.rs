@@ -290,6 +290,13 @@ fn replay(me: i32, peer: i32, mine: &str) {
         }
         got.extend(std::iter::from_fn(|| s.poll_event()));
     }
+    // Typed arguments of every Godot 3 type: as a Vec<Variant>, the same.
+    for e in &got {
+        if let Event::Call(c) = e {
+            let typed: Vec<Variant> = c.args().unwrap();
+            assert_eq!(typed, c.args, "{}", c.method);
+        }
+    }
     assert!(expected.len() > 150, "{}", expected.len());
     // The engine answers a SIMPLIFY_PATH when it next polls, after what that frame
     // sent; a Session answers at once. Confirmations are compared on their own.

@@ -110,6 +110,9 @@ fn replay(me: i32, peer: i32, mine: &str) {
             match e {
                 Event::Call(c) => {
                     assert_eq!((c.from, c.node.as_str()), (peer, "Game"));
+                    // Typed arguments of every Godot 4 type: as a Vec<Variant>, the same.
+                    let typed: Vec<Variant> = c.args().unwrap();
+                    assert_eq!(typed, c.args, "{}", c.method);
                     calls.push((c.method, c.args));
                 }
                 e => panic!("unexpected {e:?}"),
@@ -526,4 +529,32 @@ fn rpc_refuses_what_it_cannot_send() {
         "NotArguments"
     );
     assert_eq!(s.poll_transmit(), None);
+}
+
+#[test]
+fn call_args_read_godot_4_types() {
+    use godot_bin::{StringName, Vector2i, Vector3};
+    let call = godot_bin_multiplayer::Call {
+        from: 5,
+        node: "Game".into(),
+        method: "place".into(),
+        args: vec![
+            Variant::Vector2i(Vector2i::new(3, -4)),
+            Variant::StringName(StringName("wall".into())),
+            Variant::Vector3(Vector3::new(1.0, 2.0, 3.0)),
+            Variant::Int(1 << 40),
+        ],
+    };
+    let (cell, kind, at, n): (Vector2i, String, Vector3, i64) = call.args().unwrap();
+    assert_eq!(cell, Vector2i::new(3, -4));
+    assert_eq!(
+        (kind.as_str(), at, n),
+        ("wall", Vector3::new(1.0, 2.0, 3.0), 1 << 40)
+    );
+    let err = call.args::<(Vector2i, i64)>().unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid type: found string \"wall\", expected i64"
+    );
+    assert_eq!(err.offset(), None);
 }
