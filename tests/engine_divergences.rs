@@ -233,3 +233,40 @@ fn strict_typed_containers_refuse_what_the_engine_converts() {
     let back: Vec<i64> = cfg.from_slice(&unhex(ok)).unwrap();
     assert_eq!(back, [7, 8]);
 }
+
+/// Godot 4 orders StringNames inside Arrays by their addresses: the same dictionary
+/// prints its keys in another order when its StringNames were made in another order,
+/// so no one can reproduce that order from the value. The crate orders them by text,
+/// as the engine orders top-level StringName keys.
+#[test]
+fn godot_4_orders_string_names_in_arrays_by_address() {
+    let Some(engine) = engine("godot4") else {
+        return;
+    };
+    let script = std::fs::read_to_string(root().join("tests/oracle/stringname_order4.gd")).unwrap();
+    let out = run_script(&engine, true, &script, &[]);
+    let lines: Vec<&str> = out.lines().filter(|l| l.starts_with('{')).collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert_ne!(
+        lines[0], lines[1],
+        "the engine printed one order both times"
+    );
+    let entries = |l: &str| {
+        let mut e: Vec<String> = l
+            .trim_matches(['{', '}', ' '])
+            .split(", ")
+            .map(String::from)
+            .collect();
+        e.sort();
+        e
+    };
+    assert_eq!(entries(lines[0]), entries(lines[1]));
+
+    let text = format!("{{ {} }}", entries(lines[0]).join(", "));
+    let v: Variant = text.parse().unwrap();
+    assert_eq!(
+        v.display(Dialect::Godot4).to_string().replace('\n', " "),
+        "{ [[&\"sn_0\"]]: 0, [[&\"sn_1\"]]: 1, [[&\"sn_2\"]]: 2, [[&\"sn_3\"]]: 3, \
+         [[&\"sn_4\"]]: 4, [[&\"sn_5\"]]: 5 }"
+    );
+}

@@ -30,21 +30,6 @@ fn lost_by_godot_3_2(v: &Variant) -> bool {
         || random::children(v).iter().any(lost_by_godot_3_2)
 }
 
-/// Godot 4 compares StringNames inside Array keys (`Array::operator<`, then
-/// `StringName::operator<`) by their address in memory: the text's key order then
-/// depends on the engine's allocations, which nothing outside it can know.
-fn ordered_by_address(v: &Variant) -> bool {
-    fn string_name_in_array(v: &Variant) -> bool {
-        v.as_array().is_some_and(|a| {
-            a.iter()
-                .any(|x| matches!(x, Variant::StringName(_)) || string_name_in_array(x))
-        })
-    }
-    v.as_dictionary()
-        .is_some_and(|d| d.keys().any(string_name_in_array))
-        || random::children(v).iter().any(ordered_by_address)
-}
-
 /// Why the engine's reading of our bytes for `sent` differs from ours (if it does):
 /// both decode the same bytes, and must print the same text and write the same bytes.
 fn verdict(cfg: Config, godot32: bool, sent: &Variant, read: &Read) -> Option<String> {

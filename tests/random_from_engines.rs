@@ -95,6 +95,7 @@ fn check(name: &str, dialect: Dialect, godot32: bool) {
     let values = engine_random(&engine, dialect, seed, count);
     let cfg = Config::new().dialect(dialect);
     let mut failures: Vec<Failure> = Vec::new();
+    let mut address_ordered = 0;
     for g in &values {
         let bytes = unhex(&g.hex);
         let v: Variant = match cfg.from_slice(&bytes) {
@@ -117,6 +118,11 @@ fn check(name: &str, dialect: Dialect, godot32: bool) {
         let text_ok = text == g.text;
         let bytes_ok = ours.as_ref().is_ok_and(|o| same_bytes(o, &bytes, g.np));
         if text_ok && bytes_ok {
+            continue;
+        }
+        // Keys holding StringNames inside Arrays come in an order no one can reproduce.
+        if bytes_ok && same_characters(&g.text, &text) && ordered_by_address(&v) {
+            address_ordered += 1;
             continue;
         }
         let mut problem = String::new();
@@ -236,7 +242,8 @@ fn check(name: &str, dialect: Dialect, godot32: bool) {
         dump(&path, name, &failures, &smallest_parts, &not_round_trips);
     }
     eprintln!(
-        "{name}: {count} values checked in {:.1} s",
+        "{name}: {count} values checked in {:.1} s ({address_ordered} with StringNames in \
+         Array keys, in another key order)",
         start.elapsed().as_secs_f64()
     );
     if !failures.is_empty() {

@@ -397,3 +397,23 @@ pub fn tempdir() -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// Godot 4 compares StringNames inside Array keys (`Array::operator<`, then
+/// `StringName::operator<`) by their address in memory: the text's key order then
+/// depends on the engine's allocations, which nothing outside it can know
+/// (`godot_4_orders_string_names_in_arrays_by_address` in `engine_divergences.rs`).
+pub fn ordered_by_address(v: &godot_bin::Variant) -> bool {
+    fn string_name_in_array(v: &godot_bin::Variant) -> bool {
+        v.as_array().is_some_and(|a| {
+            a.iter()
+                .any(|x| matches!(x, godot_bin::Variant::StringName(_)) || string_name_in_array(x))
+        })
+    }
+    let Some(d) = v.as_dictionary() else {
+        return v
+            .as_array()
+            .is_some_and(|a| a.iter().any(ordered_by_address));
+    };
+    d.iter()
+        .any(|(k, x)| string_name_in_array(k) || ordered_by_address(k) || ordered_by_address(x))
+}
