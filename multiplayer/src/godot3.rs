@@ -123,7 +123,7 @@ impl Packet {
                 }
             }
             CONFIRM_PATH => Packet::ConfirmPath(r.last_cstr("node path")?),
-            RAW => Packet::Raw(r.rest().to_vec()),
+            RAW => Packet::Raw(crate::scene4::raw_bytes(r.rest())?.to_vec()),
             c => return Err(Error::at(ErrorKind::UnknownCommand(c), 0)),
         };
         r.end()?;
@@ -180,7 +180,7 @@ impl Packet {
             }
             Packet::Raw(b) => {
                 out.push(RAW);
-                out.extend_from_slice(b);
+                out.extend_from_slice(crate::scene4::raw_bytes(b)?);
             }
         }
         Ok(())

@@ -144,7 +144,7 @@ impl Packet {
             }
             RAW => {
                 plain(&r)?;
-                Packet::Raw(r.rest().to_vec())
+                Packet::Raw(raw_bytes(r.rest())?.to_vec())
             }
             SPAWN => {
                 plain(&r)?;
@@ -225,7 +225,7 @@ impl Packet {
                 out.extend_from_slice(&[CONFIRM_PATH, u8::from(*valid)]);
                 out.extend_from_slice(&id.to_le_bytes());
             }
-            Packet::Raw(b) => tagged(RAW, b, out),
+            Packet::Raw(b) => tagged(RAW, raw_bytes(b)?, out),
             Packet::Spawn(b) => tagged(SPAWN, b, out),
             Packet::Despawn(b) => tagged(DESPAWN, b, out),
             Packet::Sync(b) => tagged(SYNC, b, out),
@@ -245,6 +245,15 @@ impl Packet {
         }
         Ok(())
     }
+}
+
+/// The bytes of a RAW packet: the engines refuse one without any (`_process_raw`
+/// wants two bytes at least, the command's and one more).
+pub(crate) fn raw_bytes(b: &[u8]) -> Result<&[u8]> {
+    if b.is_empty() {
+        return Err(Error::at(ErrorKind::Truncated("the raw bytes"), 1));
+    }
+    Ok(b)
 }
 
 fn tagged(cmd: u8, b: &[u8], out: &mut Vec<u8>) {

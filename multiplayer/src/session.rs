@@ -150,6 +150,15 @@ pub enum Event {
         /// Why, as the error said it.
         reason: String,
     },
+    /// At a client: a packet another client sent through the server was refused
+    /// and dropped. A client cannot drop that peer, and its connection to the
+    /// server is not at fault (the engine logs an error and goes on).
+    Dropped {
+        /// The client that sent it.
+        peer: i32,
+        /// Why, as the error said it.
+        reason: String,
+    },
     /// A peer called one of the scene's rpc methods.
     Call(Call),
     /// A Godot 3 peer set a property with `rset()`.
@@ -211,11 +220,20 @@ impl Call {
     pub fn args<T: DeserializeOwned>(&self) -> std::result::Result<T, godot_bin::Error> {
         // Through the arguments' bytes, which the typed decoder reads fastest (a
         // `Variant` tree would be copied, and each Godot type written out anyway).
-        // What is in memory was allowed in when it arrived: Objects included. An
-        // offset in those bytes would mean nothing to the caller: errors go without.
-        let cfg = Config::new().dialect(Dialect::Godot4).allow_objects(true);
-        cfg.from_slice(&cfg.to_vec(&self.args)?)
-            .map_err(|e| e.into_kind().into())
+        // What is in memory was allowed in when it arrived: Objects included, and
+        // the depth the packet decoder allows, in the one Array more that holds them.
+        let cfg = Config::new()
+            .dialect(Dialect::Godot4)
+            .allow_objects(true)
+            .max_depth(godot_bin::DEFAULT_MAX_DEPTH + 1);
+        let r = cfg.from_slice(&cfg.to_vec(&self.args)?);
+        match r {
+            // No arguments, as `rpc(.., &())` sends them: `()` reads them too.
+            Err(e) if self.args.is_empty() => cfg.from_slice(&cfg.to_vec(&())?).map_err(|_| e),
+            r => r,
+        }
+        // An offset in those bytes would mean nothing to the caller.
+        .map_err(|e| e.into_kind().into())
     }
 
     /// [`Call::args`], consuming the call.
@@ -374,11 +392,28 @@ impl Session {
     }
 
     /// The transport lost `peer` (or dropped it after an error). The server tells
-    /// the other clients.
+    /// the other clients; a client that loses the server loses every peer it knew
+    /// through it (as the engine's `clear()`), each with its event, the server last.
     pub fn disconnect(&mut self, peer: i32) {
-        if !self.peers.remove(&peer) {
+        if !self.peers.contains(&peer) {
             return;
         }
+        if !self.is_server() && peer == SERVER {
+            let others: Vec<i32> = self
+                .peers
+                .iter()
+                .copied()
+                .filter(|&p| p != SERVER)
+                .collect();
+            for p in others {
+                self.forget(p);
+            }
+        }
+        self.forget(peer);
+    }
+
+    fn forget(&mut self, peer: i32) {
+        self.peers.remove(&peer);
         self.state.remove(&peer);
         self.transmits.retain(|t| t.to != peer);
         if self.is_server() && self.protocol == Protocol::Godot4 {
@@ -413,10 +448,32 @@ impl Session {
     }
 
     /// Handles one payload from `from`, which came with `delivery`. An error means
-    /// the peer sent what a Godot peer never sends: drop it ([`disconnect`]).
+    /// the peer sent what a Godot peer never sends: drop it ([`disconnect`]). At a
+    /// client, what another client sent (relayed) is never an error: a refused
+    /// packet of theirs is [`Event::Dropped`].
     ///
     /// [`disconnect`]: Session::disconnect
     pub fn receive(&mut self, from: i32, delivery: Delivery, bytes: &[u8]) -> Result<()> {
+        // At a client, another client's packet (Godot 3 relays in the transport).
+        if !self.is_server() && from != SERVER {
+            let r = self.receive_from(from, delivery, bytes);
+            self.drop_refused(from, r);
+            return Ok(());
+        }
+        self.receive_from(from, delivery, bytes)
+    }
+
+    /// At a client: a refused packet of another client is [`Event::Dropped`].
+    fn drop_refused(&mut self, peer: i32, r: Result<()>) {
+        if let Err(e) = r {
+            self.events.push_back(Event::Dropped {
+                peer,
+                reason: e.to_string(),
+            });
+        }
+    }
+
+    fn receive_from(&mut self, from: i32, delivery: Delivery, bytes: &[u8]) -> Result<()> {
         if !self.peers.contains(&from) {
             return Err(Error::at(ErrorKind::UnknownPeer(from), 0));
         }
@@ -562,11 +619,14 @@ impl Session {
                 Ok(())
             }
             Sys::Relay { peer, packet } if from == SERVER => {
-                let inner = relayable(&packet)?;
-                if !self.peers.contains(&peer) {
-                    return Err(Error::at(ErrorKind::UnknownPeer(peer), 2));
-                }
-                self.process(peer, inner)
+                let r = relayable(&packet).and_then(|inner| {
+                    if !self.peers.contains(&peer) {
+                        return Err(Error::at(ErrorKind::UnknownPeer(peer), 2));
+                    }
+                    self.process(peer, inner)
+                });
+                self.drop_refused(peer, r);
+                Ok(())
             }
             _ => Err(Error::at(ErrorKind::Unexpected("this SYS packet"), 0)),
         }
@@ -665,7 +725,11 @@ impl Session {
         args: &A,
         delivery: Delivery,
     ) -> Result<()> {
-        let args = match godot_bin::to_variant(args) {
+        let dialect = match self.protocol {
+            Protocol::Godot4 => Dialect::Godot4,
+            Protocol::Godot3 => Dialect::Godot3,
+        };
+        let args = match Config::new().dialect(dialect).to_variant(args) {
             Ok(Variant::Array(a)) => a,
             // `&()`: no arguments.
             Ok(Variant::Nil) => Vec::new(),
@@ -814,9 +878,6 @@ impl Session {
 
     /// `send_bytes`: `bytes` (not empty) to `target`.
     pub fn send_bytes(&mut self, target: Target, bytes: Vec<u8>, delivery: Delivery) -> Result<()> {
-        if bytes.is_empty() {
-            return Err(Error::at(ErrorKind::Truncated("the raw bytes"), 0));
-        }
         let bytes = match self.protocol {
             Protocol::Godot4 => Packet::Raw(bytes).encode()?,
             Protocol::Godot3 => godot3::Packet::Raw(bytes).encode()?,

@@ -351,13 +351,6 @@ impl Server {
     fn flush(&mut self) -> Result<(), Error> {
         let mut result = Ok(());
         while let Some(t) = self.session.poll_transmit() {
-            if t.bytes.len() > self.config.max_message {
-                result = Err(Error::TooLarge(t.bytes.len(), self.config.max_message));
-                continue;
-            }
-            let Some(tx) = self.clients.get(&t.to) else {
-                continue;
-            };
             let bytes = match self.config.protocol {
                 Protocol::Godot4 => t.bytes,
                 Protocol::Godot3 => WsHeader {
@@ -366,6 +359,14 @@ impl Server {
                     to: t.to,
                 }
                 .wrap(&t.bytes),
+            };
+            // The whole message counts against the client's buffer, header included.
+            if bytes.len() > self.config.max_message {
+                result = Err(Error::TooLarge(bytes.len(), self.config.max_message));
+                continue;
+            }
+            let Some(tx) = self.clients.get(&t.to) else {
+                continue;
             };
             if tx.try_send(bytes).is_err() {
                 self.drop_peer(t.to, "its send queue is full");
