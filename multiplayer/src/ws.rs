@@ -388,6 +388,8 @@ async fn accept(listener: TcpListener, tx: mpsc::Sender<Net>, config: Config, tl
     let mut n = 0u64;
     loop {
         let Ok((stream, _)) = listener.accept().await else {
+            // Out of file descriptors, say: wait for some to close rather than spin.
+            tokio::time::sleep(Duration::from_millis(10)).await;
             continue;
         };
         let id = {
@@ -520,6 +522,8 @@ pub struct Client {
     /// A message taken from the session and not yet accepted by the socket: kept
     /// here so that a cancelled `next_event` loses nothing.
     pending: Option<Vec<u8>>,
+    /// The largest message the server takes (a Godot server's inbound buffer).
+    max_message: usize,
 }
 
 impl std::fmt::Debug for Client {
@@ -572,6 +576,7 @@ impl Client {
             ws,
             closed: false,
             pending: None,
+            max_message: config.max_message,
         })
     }
 
@@ -700,7 +705,7 @@ impl Client {
                 let Some(t) = self.session.poll_transmit() else {
                     break;
                 };
-                self.pending = Some(match self.session.get_protocol() {
+                let bytes = match self.session.get_protocol() {
                     Protocol::Godot4 => t.bytes,
                     Protocol::Godot3 => WsHeader {
                         kind: WsKind::Payload,
@@ -708,7 +713,12 @@ impl Client {
                         to: t.to,
                     }
                     .wrap(&t.bytes),
-                });
+                };
+                // The server would close the connection over it: not sent.
+                if bytes.len() > self.max_message {
+                    return Err(Error::TooLarge(bytes.len(), self.max_message));
+                }
+                self.pending = Some(bytes);
             }
             std::future::poll_fn(|cx| self.ws.poll_ready_unpin(cx)).await?;
             let bytes = self.pending.take().expect("set above");

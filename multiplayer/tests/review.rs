@@ -262,3 +262,39 @@ async fn a_godot_3_message_fits_the_client_buffer_with_its_header() {
     assert_eq!(got, limit - 10);
     drop(server);
 }
+
+#[cfg(feature = "websocket")]
+#[tokio::test]
+async fn a_client_does_not_send_what_the_server_cannot_take() {
+    use godot_bin_multiplayer::ws::{self, Client, Server};
+    use std::time::Duration;
+
+    let mut server = Server::bind("127.0.0.1:0", scene()).await.unwrap();
+    let url = format!("ws://127.0.0.1:{}", server.local_addr().port());
+    let mut c = Client::connect(&url, scene()).await.unwrap();
+    let big = "x".repeat(70_000);
+    let e = c
+        .rpc(Target::Peer(SERVER), "Game", "m", &(big,))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(e, ws::Error::TooLarge(n, 65535) if n > 70_000),
+        "{e}"
+    );
+    c.rpc(Target::Peer(SERVER), "Game", "m", &("small",))
+        .await
+        .unwrap();
+    let run = async {
+        loop {
+            match server.next_event().await.unwrap() {
+                Event::Call(call) => return call.args::<(String,)>().unwrap().0,
+                Event::PeerConnected(_) => {}
+                e => panic!("{e:?}"),
+            }
+        }
+    };
+    let got = tokio::time::timeout(Duration::from_secs(10), run)
+        .await
+        .unwrap();
+    assert_eq!(got, "small");
+}
