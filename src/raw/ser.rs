@@ -376,7 +376,8 @@ impl<'a, W: io::Write> ser::Serializer for &'a mut Serializer<W> {
     fn serialize_unit_struct(self, _name: &'static str) -> Result<()> {
         Ok(())
     }
-    #[inline]
+    // Always inlined, as `tag`: the variant name is a constant at the call.
+    #[inline(always)]
     fn serialize_unit_variant(
         self,
         _name: &'static str,
@@ -425,7 +426,8 @@ impl<'a, W: io::Write> ser::Serializer for &'a mut Serializer<W> {
             }
         }
     }
-    #[inline]
+    // Always inlined, as `tag`: the variant name is a constant at the call.
+    #[inline(always)]
     fn serialize_newtype_variant<T: ?Sized + Serialize>(
         self,
         _name: &'static str,
@@ -453,7 +455,8 @@ impl<'a, W: io::Write> ser::Serializer for &'a mut Serializer<W> {
             counted: None,
         })
     }
-    #[inline]
+    // Always inlined, as `tag`: the variant name is a constant at the call.
+    #[inline(always)]
     fn serialize_tuple_variant(
         self,
         _name: &'static str,
@@ -477,7 +480,8 @@ impl<'a, W: io::Write> ser::Serializer for &'a mut Serializer<W> {
             counted: None,
         })
     }
-    #[inline]
+    // Always inlined, as `tag`: the variant name is a constant at the call.
+    #[inline(always)]
     fn serialize_struct_variant(
         self,
         _name: &'static str,
