@@ -299,6 +299,18 @@ impl VariantType {
         TABLE[self as usize].marker
     }
 
+    /// The reserved name this type's values give serde (`deserialize_tuple_struct`
+    /// for the math types, `deserialize_newtype_struct` for the others), so that a
+    /// deserializer of another crate can recognise a Godot type it is asked for.
+    ///
+    /// ```
+    /// use godot_bin::VariantType;
+    /// assert_ne!(VariantType::Vector3.serde_name(), VariantType::Vector2.serde_name());
+    /// ```
+    pub const fn serde_name(self) -> &'static str {
+        self.marker()
+    }
+
     /// The type with this tag (`ty as u32`), the handshake between our deserializer
     /// and `Variant`'s `Deserialize`.
     pub(crate) fn from_tag(tag: u32) -> Option<VariantType> {

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use godot_bin::{Config, Dialect, Dictionary, Variant, Vector3};
-use godot_bin_multiplayer::{Call, NodeRef, Packet, RemoteCall};
+use godot_bin_multiplayer::{Call, CallRef, NodeRef, Packet, RemoteCall};
 
 /// The argument lists: a movement update, a chat line, and a state snapshot.
 fn cases() -> Vec<(&'static str, Vec<Variant>)> {
@@ -88,9 +88,17 @@ fn rpc(c: &mut Criterion) {
     typed_args(c);
 }
 
-/// `Call::args`: a received call's arguments as the Rust types a handler asks for.
+/// `Call::args`: a received call's arguments as the Rust types a handler asks for;
+/// and the whole packet read in place to those types (`CallRef`), no `Variant`.
 fn typed_args(c: &mut Criterion) {
     let (_, args) = cases().swap_remove(0);
+    let packet = Packet::Call(RemoteCall {
+        node: NodeRef::Cached(1),
+        method: 3,
+        args: args.clone(),
+    })
+    .encode()
+    .unwrap();
     let call = Call {
         from: 2,
         node: "Game".into(),
@@ -103,6 +111,15 @@ fn typed_args(c: &mut Criterion) {
             black_box(&call)
                 .args::<(Vector3, Vector3, i64, bool)>()
                 .unwrap()
+        })
+    });
+    g.bench_function("decode_typed", |b| {
+        b.iter(|| {
+            let call = CallRef::decode(black_box(&packet)).unwrap().unwrap();
+            (
+                call.method,
+                call.args.get::<(Vector3, Vector3, i64, bool)>().unwrap(),
+            )
         })
     });
     g.finish();

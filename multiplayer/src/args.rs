@@ -1,13 +1,19 @@
 //! RPC arguments as Godot 4 sends them: top-level bools and ints compressed into a
 //! type byte, everything else as plain `var_to_bytes` (ints inside containers too).
 
-use godot_bin::{Config, Dialect, Variant, Vector2, Vector3};
+use godot_bin::de::SliceRead;
+use godot_bin::{Config, Dialect, Variant, VariantType, Vector2, Vector3};
+use serde::de::{self, DeserializeOwned, DeserializeSeed, Deserializer, SeqAccess, Visitor};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::reader::Reader;
 
 const BOOL: u8 = 1;
 const INT: u8 = 2;
+/// Plain Godot 4 type tags read by the typed fast paths.
+const FLOAT: u8 = 3;
+const VECTOR2: u8 = 5;
+const VECTOR3: u8 = 9;
 
 fn config() -> Config {
     Config::new().dialect(Dialect::Godot4)
@@ -144,6 +150,444 @@ fn fast(b: &[u8]) -> Option<(Variant, usize)> {
         ),
         _ => return None,
     })
+}
+
+/// A bool as Godot 4's plain bytes, for the typed decoder.
+static TRUE: [u8; 8] = [1, 0, 0, 0, 1, 0, 0, 0];
+static FALSE: [u8; 8] = [1, 0, 0, 0, 0, 0, 0, 0];
+
+/// Where reading the arguments into a Rust value went wrong, in the packet.
+enum Failure {
+    Truncated(&'static str, usize),
+    Compressed(u8, usize),
+    Argument(usize, usize),
+}
+
+/// Reads the `argc` compressed arguments of `bytes[start..]` (which must hold exactly
+/// them) as a `T`, usually a tuple: each argument goes from the packet's bytes
+/// straight to its Rust type through godot_bin's typed decoder, with no `Variant` in
+/// between. Compressed bools and ints are given to that decoder as the plain Godot 4
+/// value they stand for, so every type reads them as it reads a plain one. Errors
+/// and their offsets are those of [`decode`].
+pub(crate) fn get<T: DeserializeOwned>(bytes: &[u8], start: usize, argc: usize) -> Result<T> {
+    if argc > bytes.len() - start {
+        return Err(Error::at(
+            ErrorKind::Truncated("the arguments"),
+            bytes.len(),
+        ));
+    }
+    // The plain form of each compressed int, where the decoder can borrow it for the
+    // whole read: on the stack for the usual handful of arguments.
+    let mut small = [[0u8; 12]; 8];
+    let mut big = Vec::new();
+    let slots = if argc <= small.len() {
+        &mut small[..argc]
+    } else {
+        big.resize(argc, [0u8; 12]);
+        &mut big[..]
+    };
+    let mut seq = Seq {
+        bytes,
+        pos: start,
+        index: 0,
+        argc,
+        slots: slots.iter_mut(),
+        failed: None,
+    };
+    let read = T::deserialize(ArgList(&mut seq));
+    let (pos, index, failed) = (seq.pos, seq.index, seq.failed);
+    let value = read.map_err(|source| match failed {
+        Some(Failure::Truncated(what, at)) => Error::at(ErrorKind::Truncated(what), at),
+        Some(Failure::Compressed(head, at)) => Error::at(ErrorKind::Compressed(head), at),
+        Some(Failure::Argument(index, at)) => {
+            let offset = at + source.offset().unwrap_or(0);
+            Error::at(ErrorKind::Argument { index, source }, offset)
+        }
+        // The value's own complaint (a count or type that does not fit): at the
+        // arguments, naming the first one it did not take.
+        None => Error::at(ErrorKind::Arguments(source), start.saturating_sub(1)),
+    })?;
+    if index < argc {
+        return Err(Error::at(
+            ErrorKind::Arguments(de::Error::invalid_length(argc, &"fewer arguments")),
+            pos,
+        ));
+    }
+    if pos != bytes.len() {
+        return Err(Error::at(ErrorKind::Trailing(bytes.len() - pos), pos));
+    }
+    Ok(value)
+}
+
+/// The arguments being read, one after the other.
+struct Seq<'x> {
+    bytes: &'x [u8],
+    pos: usize,
+    /// Arguments read so far.
+    index: usize,
+    argc: usize,
+    slots: std::slice::IterMut<'x, [u8; 12]>,
+    failed: Option<Failure>,
+}
+
+impl<'x> Seq<'x> {
+    fn fail<E>(&mut self, failure: Failure) -> std::result::Result<E, godot_bin::Error> {
+        self.failed = Some(failure);
+        Err(de::Error::custom("an argument"))
+    }
+
+    /// The next argument, read by `seed`.
+    fn next<S: DeserializeSeed<'x>>(
+        &mut self,
+        seed: S,
+    ) -> std::result::Result<S::Value, godot_bin::Error> {
+        let at = self.pos;
+        let Some(&head) = self.bytes.get(at) else {
+            return self.fail(Failure::Truncated("an argument", at));
+        };
+        let arg = match head & 0x3F {
+            BOOL if head & 0x40 == 0 => {
+                let v = head >> 7 == 1;
+                Arg {
+                    plain: if v { &TRUE } else { &FALSE },
+                    compressed: Some(1),
+                    fast: Fast::Bool(v),
+                    at,
+                    seq: self,
+                }
+            }
+            INT => {
+                let n = 1 << (head >> 6);
+                let Some(b) = self.bytes.get(at + 1..at + 1 + n) else {
+                    return self.fail(Failure::Truncated("a compressed int", at + 1));
+                };
+                // Sign-extended from its top byte.
+                let mut w = [if b[n - 1] & 0x80 != 0 { 0xFF } else { 0 }; 8];
+                w[..n].copy_from_slice(b);
+                let v = i64::from_le_bytes(w);
+                // Every argument takes a byte at least, so there is a slot for each.
+                let slot = self.slots.next().expect("a slot per argument");
+                let plain: &'x [u8] = match i32::try_from(v) {
+                    Ok(v) => {
+                        slot[..4].copy_from_slice(&[2, 0, 0, 0]);
+                        slot[4..8].copy_from_slice(&v.to_le_bytes());
+                        &slot[..8]
+                    }
+                    Err(_) => {
+                        slot[..4].copy_from_slice(&[2, 0, 1, 0]);
+                        slot[4..].copy_from_slice(&v.to_le_bytes());
+                        &slot[..]
+                    }
+                };
+                Arg {
+                    plain,
+                    compressed: Some(1 + n),
+                    fast: Fast::Int(v),
+                    at,
+                    seq: self,
+                }
+            }
+            BOOL => return self.fail(Failure::Compressed(head, at)),
+            _ if head & 0xC0 != 0 => return self.fail(Failure::Compressed(head, at)),
+            _ => Arg {
+                plain: &self.bytes[at..],
+                compressed: None,
+                fast: Fast::Plain,
+                at,
+                seq: self,
+            },
+        };
+        seed.deserialize(arg)
+    }
+}
+
+/// What an argument is known to be without the general decoder.
+#[derive(Clone, Copy)]
+enum Fast {
+    Bool(bool),
+    Int(i64),
+    Plain,
+}
+
+/// One argument as a serde `Deserializer`: a compressed bool or int, or a plain
+/// 32-bit float, Vector2 or Vector3 asked for as itself, is read here; anything
+/// else by godot_bin's decoder from the argument's plain bytes, so the two always
+/// agree (checked by `the_typed_fast_paths_agree_with_the_decoder`).
+struct Arg<'s, 'x> {
+    seq: &'s mut Seq<'x>,
+    /// The argument's plain Godot 4 bytes (and what follows, for one in the packet).
+    plain: &'x [u8],
+    /// A compressed argument's length in the packet.
+    compressed: Option<usize>,
+    fast: Fast,
+    /// Its offset in the packet.
+    at: usize,
+}
+
+impl<'x> Arg<'_, 'x> {
+    /// Read here: the argument took `plain_len` bytes of its plain form.
+    fn done(self, plain_len: usize) {
+        self.seq.pos = self.at + self.compressed.unwrap_or(plain_len);
+    }
+
+    /// The plain argument's `N` floats after a 4-byte header of `tag`, if it is that.
+    fn floats<const N: usize>(&self, tag: u8) -> Option<[f32; N]> {
+        if self.compressed.is_some() || self.plain.get(..4)? != [tag, 0, 0, 0] {
+            return None;
+        }
+        let body = self.plain.get(4..4 + 4 * N)?;
+        let mut v = [0f32; N];
+        for (f, b) in v.iter_mut().zip(body.chunks_exact(4)) {
+            *f = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        }
+        Some(v)
+    }
+
+    /// Through godot_bin's decoder.
+    fn general<T>(
+        self,
+        read: impl FnOnce(
+            &mut godot_bin::Deserializer<SliceRead<'x>>,
+        ) -> std::result::Result<T, godot_bin::Error>,
+    ) -> std::result::Result<T, godot_bin::Error> {
+        let mut de = godot_bin::Deserializer::with_config(SliceRead::new(self.plain), config());
+        match read(&mut de) {
+            Ok(v) => {
+                let used = de.byte_offset();
+                self.done(used);
+                Ok(v)
+            }
+            Err(e) => {
+                self.seq.failed = Some(Failure::Argument(self.seq.index, self.at));
+                // A compressed argument's offsets in its plain form mean nothing.
+                Err(match self.compressed {
+                    Some(_) => e.into_kind().into(),
+                    None => e,
+                })
+            }
+        }
+    }
+}
+
+macro_rules! general {
+    ($($m:ident($($a:ident: $t:ty),*)),* $(,)?) => {$(
+        fn $m<V: Visitor<'x>>(self, $($a: $t,)* visitor: V) -> std::result::Result<V::Value, godot_bin::Error> {
+            self.general(|de| de.$m($($a,)* visitor))
+        }
+    )*};
+}
+
+impl<'x> Deserializer<'x> for Arg<'_, 'x> {
+    type Error = godot_bin::Error;
+
+    fn deserialize_bool<V: Visitor<'x>>(
+        self,
+        visitor: V,
+    ) -> std::result::Result<V::Value, godot_bin::Error> {
+        match self.fast {
+            Fast::Bool(v) => {
+                self.done(0);
+                visitor.visit_bool(v)
+            }
+            _ => self.general(|de| de.deserialize_bool(visitor)),
+        }
+    }
+
+    fn deserialize_i64<V: Visitor<'x>>(
+        self,
+        visitor: V,
+    ) -> std::result::Result<V::Value, godot_bin::Error> {
+        match self.fast {
+            Fast::Int(v) => {
+                self.done(0);
+                visitor.visit_i64(v)
+            }
+            _ => self.general(|de| de.deserialize_i64(visitor)),
+        }
+    }
+
+    fn deserialize_f32<V: Visitor<'x>>(
+        self,
+        visitor: V,
+    ) -> std::result::Result<V::Value, godot_bin::Error> {
+        match self.floats::<1>(FLOAT) {
+            Some([v]) => {
+                self.done(8);
+                visitor.visit_f32(v)
+            }
+            None => self.general(|de| de.deserialize_f32(visitor)),
+        }
+    }
+
+    fn deserialize_f64<V: Visitor<'x>>(
+        self,
+        visitor: V,
+    ) -> std::result::Result<V::Value, godot_bin::Error> {
+        match self.floats::<1>(FLOAT) {
+            Some([v]) => {
+                self.done(8);
+                visitor.visit_f64(f64::from(v))
+            }
+            None => self.general(|de| de.deserialize_f64(visitor)),
+        }
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'x>>(
+        self,
+        name: &'static str,
+        len: usize,
+        visitor: V,
+    ) -> std::result::Result<V::Value, godot_bin::Error> {
+        if name == VariantType::Vector3.serde_name() {
+            if let Some(v) = self.floats::<3>(VECTOR3) {
+                self.done(16);
+                return visitor.visit_seq(de::value::SeqDeserializer::new(v.into_iter()));
+            }
+        } else if name == VariantType::Vector2.serde_name() {
+            if let Some(v) = self.floats::<2>(VECTOR2) {
+                self.done(12);
+                return visitor.visit_seq(de::value::SeqDeserializer::new(v.into_iter()));
+            }
+        }
+        self.general(|de| de.deserialize_tuple_struct(name, len, visitor))
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'x>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> std::result::Result<V::Value, godot_bin::Error> {
+        self.general(|de| de.deserialize_unit_struct(name, visitor))
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'x>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> std::result::Result<V::Value, godot_bin::Error> {
+        self.general(|de| de.deserialize_newtype_struct(name, visitor))
+    }
+
+    fn deserialize_tuple<V: Visitor<'x>>(
+        self,
+        len: usize,
+        visitor: V,
+    ) -> std::result::Result<V::Value, godot_bin::Error> {
+        self.general(|de| de.deserialize_tuple(len, visitor))
+    }
+
+    fn deserialize_struct<V: Visitor<'x>>(
+        self,
+        name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> std::result::Result<V::Value, godot_bin::Error> {
+        self.general(|de| de.deserialize_struct(name, fields, visitor))
+    }
+
+    fn deserialize_enum<V: Visitor<'x>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> std::result::Result<V::Value, godot_bin::Error> {
+        self.general(|de| de.deserialize_enum(name, variants, visitor))
+    }
+
+    general!(
+        deserialize_any(),
+        deserialize_i8(),
+        deserialize_i16(),
+        deserialize_i32(),
+        deserialize_i128(),
+        deserialize_u8(),
+        deserialize_u16(),
+        deserialize_u32(),
+        deserialize_u64(),
+        deserialize_u128(),
+        deserialize_char(),
+        deserialize_str(),
+        deserialize_string(),
+        deserialize_bytes(),
+        deserialize_byte_buf(),
+        deserialize_option(),
+        deserialize_unit(),
+        deserialize_seq(),
+        deserialize_map(),
+        deserialize_identifier(),
+        deserialize_ignored_any(),
+    );
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+}
+
+impl<'x> SeqAccess<'x> for Seq<'x> {
+    type Error = godot_bin::Error;
+
+    fn next_element_seed<S: DeserializeSeed<'x>>(
+        &mut self,
+        seed: S,
+    ) -> std::result::Result<Option<S::Value>, godot_bin::Error> {
+        if self.index == self.argc {
+            return Ok(None);
+        }
+        let v = self.next(seed)?;
+        self.index += 1;
+        Ok(Some(v))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.argc - self.index)
+    }
+}
+
+/// The arguments as one serde value: a sequence (tuples, `Vec`, structs by
+/// position), or `()` when there are none.
+struct ArgList<'s, 'x>(&'s mut Seq<'x>);
+
+impl<'x> Deserializer<'x> for ArgList<'_, 'x> {
+    type Error = godot_bin::Error;
+
+    fn deserialize_any<V: Visitor<'x>>(
+        self,
+        visitor: V,
+    ) -> std::result::Result<V::Value, godot_bin::Error> {
+        visitor.visit_seq(self.0)
+    }
+
+    fn deserialize_unit<V: Visitor<'x>>(
+        self,
+        visitor: V,
+    ) -> std::result::Result<V::Value, godot_bin::Error> {
+        match self.0.argc {
+            0 => visitor.visit_unit(),
+            _ => visitor.visit_seq(self.0),
+        }
+    }
+
+    fn deserialize_option<V: Visitor<'x>>(
+        self,
+        visitor: V,
+    ) -> std::result::Result<V::Value, godot_bin::Error> {
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'x>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> std::result::Result<V::Value, godot_bin::Error> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    serde::forward_to_deserialize_any! {
+        <W: Visitor<'x>>
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes
+        byte_buf unit_struct seq tuple tuple_struct map struct enum identifier
+        ignored_any
+    }
 }
 
 #[cfg(test)]

@@ -23,6 +23,11 @@ impl Error {
         }
     }
 
+    /// The same error, said to be at `offset`.
+    pub(crate) fn placed(self, offset: usize) -> Self {
+        Error { offset, ..self }
+    }
+
     /// What went wrong.
     pub fn kind(&self) -> &ErrorKind {
         &self.kind
@@ -115,6 +120,10 @@ pub enum ErrorKind {
     /// Rpc arguments that do not serialize to a sequence (use a tuple).
     #[error("the arguments are not a tuple or sequence")]
     NotArguments,
+    /// Arguments that do not make the value asked for (their count, or a type that
+    /// takes no sequence).
+    #[error("the arguments: {0}")]
+    Arguments(godot_bin::Error),
     /// An argument that is not a valid Variant.
     #[error("argument {index}: {source}")]
     Argument {

@@ -53,7 +53,7 @@ pub mod ws;
 
 pub use error::{Error, ErrorKind, Result};
 pub use names::RpcNames;
-pub use scene4::{NodeRef, Packet, RemoteCall, Sys};
+pub use scene4::{Args, CallRef, NodeRef, Packet, RemoteCall, Sys};
 pub use session::{
     Call, Delivery, Event, Limits, Mode, Protocol, Scene, Session, Target, Transmit, SERVER,
 };

@@ -5,6 +5,7 @@
 //! goes by path (its id then is `0x80000000 | offset of the path`).
 
 use godot_bin::Variant;
+use serde::de::DeserializeOwned;
 
 use crate::args;
 use crate::error::{Error, ErrorKind, Result};
@@ -25,6 +26,8 @@ const METHOD_ID_16: u8 = 1 << 6;
 /// No arguments, or one PackedByteArray sent as its bare bytes.
 const BYTES_OR_NONE: u8 = 1 << 7;
 const PATH_FLAG: u32 = 0x8000_0000;
+/// The type byte of a plain PackedByteArray argument.
+const PACKED_BYTE_ARRAY: u8 = 29;
 
 /// One SceneMultiplayer packet.
 #[derive(Debug, Clone, PartialEq)]
@@ -348,6 +351,16 @@ fn encode_call(call: &RemoteCall, out: &mut Vec<u8>) -> Result<()> {
 }
 
 fn decode_call(meta: u8, r: &mut Reader<'_>) -> Result<RemoteCall> {
+    let call = read_call(meta, r)?;
+    Ok(RemoteCall {
+        args: call.args.to_variants()?,
+        node: call.node,
+        method: call.method,
+    })
+}
+
+/// The node and method of a call, and where its arguments are.
+fn read_call<'a>(meta: u8, r: &mut Reader<'a>) -> Result<CallRef<'a>> {
     if meta & 0x08 != 0 {
         return Err(Error::at(ErrorKind::Flags(meta), 0));
     }
@@ -384,22 +397,157 @@ fn decode_call(meta: u8, r: &mut Reader<'_>) -> Result<RemoteCall> {
         )
     };
     let mut a = Reader::new(&r.bytes[..args_end], r.pos);
-    let args = if meta & BYTES_OR_NONE != 0 {
-        match a.rest() {
-            [] => Vec::new(),
-            b => vec![Variant::PoolByteArray(godot_bin::PoolByteArray(b.to_vec()))],
-        }
+    let argc = if meta & BYTES_OR_NONE != 0 {
+        None
     } else {
-        let at = a.pos;
-        let argc = a.u8("the argument count")?;
-        let args = args::decode(&mut a, usize::from(argc))?;
-        a.end()?;
-        // One form per call, so what reads writes back the same.
-        if bytes_only(&args).is_some() {
-            return Err(Error::at(ErrorKind::CountedBytes, at));
-        }
-        args
+        Some(a.u8("the argument count")?)
     };
     r.pos = r.bytes.len();
-    Ok(RemoteCall { node, method, args })
+    Ok(CallRef {
+        node,
+        method,
+        args: Args {
+            bytes: a.bytes,
+            start: a.pos,
+            argc,
+        },
+    })
+}
+
+/// A remote call read in place: its node and method, and its arguments still as the
+/// packet's bytes, read straight into the Rust types a handler asks for
+/// ([`Args::get`]) without a [`Variant`] in between. The fast way for a server to
+/// take calls; [`Packet::decode`] gives the same call with its arguments as
+/// `Variant`s.
+///
+/// ```
+/// use godot_bin::Vector3;
+/// use godot_bin_multiplayer::{CallRef, NodeRef, Packet, RemoteCall};
+/// let packet = Packet::Call(RemoteCall {
+///     node: NodeRef::Cached(1),
+///     method: 0,
+///     args: vec![Vector3::new(1.0, 2.0, 3.0).into(), 7.into()],
+/// })
+/// .encode()?;
+/// let call = CallRef::decode(&packet)?.expect("a remote call");
+/// assert_eq!((call.node, call.method, call.args.len()), (NodeRef::Cached(1), 0, 2));
+/// let (at, speed): (Vector3, i32) = call.args.get()?;
+/// assert_eq!((at, speed), (Vector3::new(1.0, 2.0, 3.0), 7));
+/// # Ok::<(), godot_bin_multiplayer::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallRef<'a> {
+    /// The node called.
+    pub node: NodeRef,
+    /// As in [`RemoteCall::method`].
+    pub method: u16,
+    /// The arguments, not yet read.
+    pub args: Args<'a>,
+}
+
+impl<'a> CallRef<'a> {
+    /// Reads the node and method of a remote call packet, leaving the arguments to
+    /// [`Args::get`] or [`Args::to_variants`]; `None` for any other packet. The
+    /// errors are [`Packet::decode`]'s, those of the arguments when they are read.
+    pub fn decode(bytes: &'a [u8]) -> Result<Option<CallRef<'a>>> {
+        let Some(&meta) = bytes.first() else {
+            return Err(Error::at(ErrorKind::Empty, 0));
+        };
+        if meta & CMD_MASK != REMOTE_CALL {
+            return Ok(None);
+        }
+        read_call(meta, &mut Reader::new(bytes, 1)).map(Some)
+    }
+
+    /// The call with its arguments read as `Variant`s (what [`Packet::decode`] gives).
+    pub fn to_remote_call(&self) -> Result<RemoteCall> {
+        Ok(RemoteCall {
+            node: self.node.clone(),
+            method: self.method,
+            args: self.args.to_variants()?,
+        })
+    }
+}
+
+/// The arguments of a [`CallRef`], as the packet's bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Args<'a> {
+    /// The packet up to the end of the arguments.
+    bytes: &'a [u8],
+    /// Where the first argument starts.
+    start: usize,
+    /// `None`: no count, so no arguments or one PackedByteArray of the bytes left.
+    argc: Option<u8>,
+}
+
+impl Args<'_> {
+    /// How many arguments there are.
+    pub fn len(&self) -> usize {
+        match self.argc {
+            Some(n) => usize::from(n),
+            None => usize::from(self.start < self.bytes.len()),
+        }
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The arguments as a Rust value, usually a tuple: `let (pos, name): (Vector3,
+    /// String) = call.args.get()?`; also a `Vec`, a struct (by position), or `()`
+    /// for none. Each argument reads as godot_bin reads that value from Godot 4
+    /// bytes (compressed bools and ints as the plain ones they stand for). Errors
+    /// give their offset in the packet; arguments that are not all read, or bytes
+    /// after them, are errors.
+    pub fn get<T: DeserializeOwned>(&self) -> Result<T> {
+        match self.argc {
+            Some(argc) => {
+                let value = args::get(self.bytes, self.start, usize::from(argc))?;
+                self.counted_form(argc)?;
+                Ok(value)
+            }
+            // One PackedByteArray: as its plain bytes, which the packet does not hold.
+            None if self.start < self.bytes.len() => {
+                let plain = godot_bin::Config::new()
+                    .dialect(godot_bin::Dialect::Godot4)
+                    .to_vec(&godot_bin::PoolByteArray(self.bytes[self.start..].to_vec()))
+                    .map_err(|source| {
+                        Error::at(ErrorKind::Argument { index: 0, source }, self.start)
+                    })?;
+                let mut one = vec![1];
+                one.extend_from_slice(&plain);
+                args::get(&one, 1, 1).map_err(|e| e.placed(self.start))
+            }
+            None => args::get(&[0], 1, 0).map_err(|e| e.placed(self.start)),
+        }
+    }
+
+    /// The arguments as `Variant`s.
+    pub fn to_variants(&self) -> Result<Vec<Variant>> {
+        match self.argc {
+            None => Ok(match &self.bytes[self.start..] {
+                [] => Vec::new(),
+                b => vec![Variant::PoolByteArray(godot_bin::PoolByteArray(b.to_vec()))],
+            }),
+            Some(argc) => {
+                let mut a = Reader::new(self.bytes, self.start);
+                let args = args::decode(&mut a, usize::from(argc))?;
+                a.end()?;
+                self.counted_form(argc)?;
+                Ok(args)
+            }
+        }
+    }
+
+    /// One form per call, so that what reads writes back the same: no arguments, or
+    /// one PackedByteArray, never come with a count.
+    fn counted_form(&self, argc: u8) -> Result<()> {
+        // The one argument read, so its first byte is its type.
+        let one_bytes_array = argc == 1 && self.bytes.get(self.start) == Some(&PACKED_BYTE_ARRAY);
+        if argc == 0 || one_bytes_array {
+            return Err(Error::at(ErrorKind::CountedBytes, self.start - 1));
+        }
+        Ok(())
+    }
 }

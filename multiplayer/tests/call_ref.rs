@@ -1,0 +1,269 @@
+//! `CallRef`: calls read in place, their arguments straight into Rust types. What
+//! Godot 4.6 sent (tests/fixtures/godot4.6.jsonl) reads as `Packet::decode` reads
+//! it, typed reads agree with reading the `Variant`s (`Call::args`), and mutated
+//! packets fail in both or in neither, at the same byte.
+
+use godot_bin::{Variant, Vector2, Vector3};
+use godot_bin_multiplayer::{Call, CallRef, ErrorKind, NodeRef, Packet, RemoteCall};
+use quickcheck::{Arbitrary, Gen, QuickCheck, TestResult};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+fn packets() -> Vec<Vec<u8>> {
+    include_str!("fixtures/godot4.6.jsonl")
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|l| l.get("packet").is_some())
+        .map(|l| hex::decode(l["hex"].as_str().unwrap()).unwrap())
+        .collect()
+}
+
+fn packet(args: Vec<Variant>) -> Vec<u8> {
+    Packet::Call(RemoteCall {
+        node: NodeRef::Cached(3),
+        method: 1,
+        args,
+    })
+    .encode()
+    .unwrap()
+}
+
+/// `T` read from the packet in place, and through `Variant`s as `Call::args` reads.
+fn both<T: DeserializeOwned>(p: &[u8]) -> (Result<T, String>, Result<T, String>) {
+    let call = CallRef::decode(p).unwrap().unwrap();
+    let in_place = call.args.get::<T>().map_err(|e| e.to_string());
+    let variants = Call {
+        from: 2,
+        node: String::new(),
+        method: String::new(),
+        args: call.args.to_variants().unwrap(),
+    };
+    (in_place, variants.args::<T>().map_err(|e| e.to_string()))
+}
+
+#[test]
+fn every_engine_call_reads_in_place_as_decoded() {
+    let mut calls = 0;
+    for p in packets() {
+        let Some(call) = CallRef::decode(&p).unwrap() else {
+            assert!(!matches!(Packet::decode(&p).unwrap(), Packet::Call(_)));
+            continue;
+        };
+        calls += 1;
+        let Packet::Call(decoded) = Packet::decode(&p).unwrap() else {
+            panic!("{p:?} is a call")
+        };
+        assert_eq!(call.to_remote_call().unwrap(), decoded);
+        assert_eq!(call.args.len(), decoded.args.len());
+        assert_eq!(call.args.get::<Vec<Variant>>().unwrap(), decoded.args);
+        assert_eq!(
+            call.args.get::<Variant>().unwrap(),
+            Variant::Array(decoded.args.clone())
+        );
+        if decoded.args.is_empty() {
+            call.args.get::<()>().unwrap();
+        }
+    }
+    assert!(calls > 300, "{calls}");
+}
+
+/// An argument of a type the typed reader handles itself, or another one.
+#[derive(Clone, Debug)]
+struct Arg(Variant);
+
+impl Arbitrary for Arg {
+    fn arbitrary(g: &mut Gen) -> Self {
+        let edge = |g: &mut Gen| -> i64 {
+            *g.choose(&[
+                0,
+                -1,
+                127,
+                -128,
+                128,
+                32767,
+                -32769,
+                i64::from(i32::MAX),
+                i64::from(i32::MIN) - 1,
+                i64::MAX,
+                i64::MIN,
+            ])
+            .unwrap()
+        };
+        let f = |g: &mut Gen| -> f32 {
+            *g.choose(&[
+                0.0,
+                -0.0,
+                1.5,
+                f32::INFINITY,
+                f32::MIN_POSITIVE,
+                1e-45,
+                3.25,
+            ])
+            .unwrap()
+        };
+        Arg(match u8::arbitrary(g) % 10 {
+            0 => Variant::Bool(bool::arbitrary(g)),
+            1 => Variant::Int(i64::arbitrary(g)),
+            2 => Variant::Int(edge(g)),
+            3 => Variant::Float(f64::from(f(g))),
+            4 => Variant::Float(f64::arbitrary(g)),
+            5 => Variant::Vector2(Vector2::new(f(g), f32::arbitrary(g))),
+            6 => Variant::Vector3(Vector3::new(f(g), f32::arbitrary(g), f(g))),
+            7 => Variant::String(String::arbitrary(g).replace('\0', "")),
+            8 => Variant::Nil,
+            _ => Variant::Array(vec![Variant::Int(edge(g)), Variant::Bool(true)]),
+        })
+    }
+}
+
+#[test]
+fn typed_reads_agree_with_reading_the_variants() {
+    fn prop(args: Vec<Arg>) -> TestResult {
+        let args: Vec<Variant> = args.into_iter().map(|a| a.0).collect();
+        if args.is_empty() {
+            return TestResult::discard();
+        }
+        let p = packet(args.clone());
+        macro_rules! agree {
+            ($($t:ty),*) => {$(
+                let (a, b) = both::<$t>(&p);
+                if a.is_ok() != b.is_ok() || a.as_ref().ok() != b.as_ref().ok() {
+                    return TestResult::error(format!(
+                        "{} from {args:?}: in place {a:?}, through Variants {b:?}",
+                        stringify!($t)
+                    ));
+                }
+            )*};
+        }
+        agree!(
+            Vec<Variant>,
+            (bool,),
+            (i64,),
+            (i32,),
+            (u8,),
+            (f64,),
+            (f32,),
+            (Vector2,),
+            (Vector3,),
+            (String,),
+            (Option<i64>,),
+            (Option<Vector3>,),
+            (Variant,),
+            Vec<i64>,
+            Vec<f32>,
+            Vec<bool>,
+            (Vector3, Vector3, i64, bool),
+            (Variant, Variant)
+        );
+        TestResult::passed()
+    }
+    QuickCheck::new()
+        .tests(3000)
+        .quickcheck(prop as fn(Vec<Arg>) -> TestResult);
+}
+
+#[test]
+fn a_movement_reads_to_its_values() {
+    let p = packet(vec![
+        Variant::Vector3(Vector3::new(12.5, 0.0, -3.25)),
+        Variant::Vector3(Vector3::new(1.0, 0.0, 0.5)),
+        Variant::Int(1_234_567),
+        Variant::Bool(true),
+    ]);
+    let call = CallRef::decode(&p).unwrap().unwrap();
+    assert_eq!((call.node.clone(), call.method), (NodeRef::Cached(3), 1));
+    let got: (Vector3, Vector3, i64, bool) = call.args.get().unwrap();
+    assert_eq!(
+        got,
+        (
+            Vector3::new(12.5, 0.0, -3.25),
+            Vector3::new(1.0, 0.0, 0.5),
+            1_234_567,
+            true
+        )
+    );
+    // Fewer or more arguments than the tuple holds, and a wrong type, are errors.
+    let e = call.args.get::<(Vector3, Vector3, i64)>().unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::Arguments(_)), "{e}");
+    let e = call
+        .args
+        .get::<(Vector3, Vector3, i64, bool, i64)>()
+        .unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::Arguments(_)), "{e}");
+    // The first Vector3 is at byte 4 (meta, node, method, count): its error is there.
+    let e = call.args.get::<(String, Vector3, i64, bool)>().unwrap_err();
+    assert!(
+        matches!(e.kind(), ErrorKind::Argument { index: 0, .. }),
+        "{e}"
+    );
+    assert_eq!(e.offset(), 4, "{e}");
+    // The bool is compressed, in the packet's last byte.
+    let e = call.args.get::<(Vector3, Vector3, i64, i64)>().unwrap_err();
+    assert!(
+        matches!(e.kind(), ErrorKind::Argument { index: 3, .. }),
+        "{e}"
+    );
+    assert_eq!(e.offset(), p.len() - 1, "{e}");
+    // Packets that are no call read as `None`.
+    assert_eq!(CallRef::decode(&[7, 1, 5, 0, 0, 0]).unwrap(), None);
+    assert!(matches!(
+        CallRef::decode(&[]).unwrap_err().kind(),
+        ErrorKind::Empty
+    ));
+}
+
+#[test]
+fn bytes_only_and_no_argument_calls_read_typed() {
+    let none = packet(vec![]);
+    let call = CallRef::decode(&none).unwrap().unwrap();
+    assert!(call.args.is_empty());
+    call.args.get::<()>().unwrap();
+    assert_eq!(call.args.get::<Vec<i64>>().unwrap(), Vec::<i64>::new());
+    assert!(call.args.get::<(i64,)>().is_err());
+
+    let blob = packet(vec![Variant::PoolByteArray(godot_bin::PoolByteArray(
+        vec![1, 2, 3],
+    ))]);
+    let call = CallRef::decode(&blob).unwrap().unwrap();
+    assert_eq!(call.args.len(), 1);
+    let (b,): (godot_bin::PoolByteArray,) = call.args.get().unwrap();
+    assert_eq!(b.0, [1, 2, 3]);
+    assert_eq!(
+        call.args.get::<Vec<Variant>>().unwrap(),
+        call.args.to_variants().unwrap()
+    );
+}
+
+#[test]
+fn mutated_calls_fail_in_place_where_decoding_fails() {
+    fn prop(which: usize, flips: Vec<(usize, u8)>) -> TestResult {
+        static CALLS: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
+        let calls = CALLS.get_or_init(|| {
+            packets()
+                .into_iter()
+                .filter(|p| p[0] & 7 == 0 && p[0] & 0x80 == 0)
+                .collect()
+        });
+        let mut p = calls[which % calls.len()].clone();
+        for (at, b) in flips {
+            let i = at % p.len();
+            p[i] ^= b;
+        }
+        let decoded = Packet::decode(&p);
+        let in_place = CallRef::decode(&p).and_then(|c| match c {
+            Some(c) => c.args.get::<Vec<Variant>>().map(Some),
+            None => Ok(None),
+        });
+        match (decoded, in_place) {
+            (Ok(Packet::Call(c)), Ok(Some(args))) => TestResult::from_bool(c.args == args),
+            // Not a call: what else it is (or why it is refused) is Packet's business.
+            (Ok(q), Ok(None)) => TestResult::from_bool(!matches!(q, Packet::Call(_))),
+            (Err(_), Ok(None)) => TestResult::passed(),
+            (Err(a), Err(b)) if a.offset() == b.offset() => TestResult::passed(),
+            (a, b) => TestResult::error(format!("{p:?}: decoded {a:?}, in place {b:?}")),
+        }
+    }
+    QuickCheck::new()
+        .tests(5000)
+        .quickcheck(prop as fn(usize, Vec<(usize, u8)>) -> TestResult);
+}
