@@ -50,6 +50,13 @@ pub(crate) fn encode(args: &[Variant], out: &mut Vec<u8>) -> Result<()> {
     Ok(())
 }
 
+/// A compressed int's 1, 2, 4 or 8 little-endian bytes, sign-extended from the top one.
+fn sign_extended(b: &[u8]) -> i64 {
+    let mut w = [if b[b.len() - 1] & 0x80 != 0 { 0xFF } else { 0 }; 8];
+    w[..b.len()].copy_from_slice(b);
+    i64::from_le_bytes(w)
+}
+
 /// Reads `argc` compressed arguments from `r`, which must hold exactly them.
 pub(crate) fn decode(r: &mut Reader<'_>, argc: usize) -> Result<Vec<Variant>> {
     let cfg = config();
@@ -68,13 +75,7 @@ pub(crate) fn decode(r: &mut Reader<'_>, argc: usize) -> Result<Vec<Variant>> {
         let head = r.u8("an argument")?;
         let arg = match head & 0x3F {
             BOOL if head & 0x40 == 0 => Variant::Bool(head >> 7 == 1),
-            INT => {
-                let b = r.take(1 << (head >> 6), "a compressed int")?;
-                // Sign-extended from its top byte.
-                let mut w = [if b[b.len() - 1] & 0x80 != 0 { 0xFF } else { 0 }; 8];
-                w[..b.len()].copy_from_slice(b);
-                Variant::Int(i64::from_le_bytes(w))
-            }
+            INT => Variant::Int(sign_extended(r.take(1 << (head >> 6), "a compressed int")?)),
             BOOL => return Err(Error::at(ErrorKind::Compressed(head), at)),
             _ if head & 0xC0 != 0 => return Err(Error::at(ErrorKind::Compressed(head), at)),
             _ => {
@@ -261,10 +262,7 @@ impl<'x> Seq<'x> {
                 let Some(b) = self.bytes.get(at + 1..at + 1 + n) else {
                     return self.fail(Failure::Truncated("a compressed int", at + 1));
                 };
-                // Sign-extended from its top byte.
-                let mut w = [if b[n - 1] & 0x80 != 0 { 0xFF } else { 0 }; 8];
-                w[..n].copy_from_slice(b);
-                let v = i64::from_le_bytes(w);
+                let v = sign_extended(b);
                 // Every argument takes a byte at least, so there is a slot for each.
                 let slot = self.slots.next().expect("a slot per argument");
                 let plain: &'x [u8] = match i32::try_from(v) {
@@ -452,48 +450,6 @@ impl<'x> Deserializer<'x> for Arg<'_, 'x> {
         self.general(|de| de.deserialize_tuple_struct(name, len, visitor))
     }
 
-    fn deserialize_unit_struct<V: Visitor<'x>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> std::result::Result<V::Value, godot_bin::Error> {
-        self.general(|de| de.deserialize_unit_struct(name, visitor))
-    }
-
-    fn deserialize_newtype_struct<V: Visitor<'x>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> std::result::Result<V::Value, godot_bin::Error> {
-        self.general(|de| de.deserialize_newtype_struct(name, visitor))
-    }
-
-    fn deserialize_tuple<V: Visitor<'x>>(
-        self,
-        len: usize,
-        visitor: V,
-    ) -> std::result::Result<V::Value, godot_bin::Error> {
-        self.general(|de| de.deserialize_tuple(len, visitor))
-    }
-
-    fn deserialize_struct<V: Visitor<'x>>(
-        self,
-        name: &'static str,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> std::result::Result<V::Value, godot_bin::Error> {
-        self.general(|de| de.deserialize_struct(name, fields, visitor))
-    }
-
-    fn deserialize_enum<V: Visitor<'x>>(
-        self,
-        name: &'static str,
-        variants: &'static [&'static str],
-        visitor: V,
-    ) -> std::result::Result<V::Value, godot_bin::Error> {
-        self.general(|de| de.deserialize_enum(name, variants, visitor))
-    }
-
     general!(
         deserialize_any(),
         deserialize_i8(),
@@ -516,6 +472,11 @@ impl<'x> Deserializer<'x> for Arg<'_, 'x> {
         deserialize_map(),
         deserialize_identifier(),
         deserialize_ignored_any(),
+        deserialize_unit_struct(name: &'static str),
+        deserialize_newtype_struct(name: &'static str),
+        deserialize_tuple(len: usize),
+        deserialize_struct(name: &'static str, fields: &'static [&'static str]),
+        deserialize_enum(name: &'static str, variants: &'static [&'static str]),
     );
 
     fn is_human_readable(&self) -> bool {
