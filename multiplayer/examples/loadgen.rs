@@ -2,8 +2,8 @@
 //! server (`load_server` or the engine's `load_server4.gd`), each sends `ping(seq,
 //! sent_us)` R times a second for S seconds, and every `pong(from, seq, sent_us)`
 //! the server forwards (to 10 neighbours) is timed on arrival. WebSocket clients are
-//! `ws::Client`s on tokio; the ENet clients share one ENet host on one thread, each
-//! with its own sans-IO `Session`. Prints one JSON line: clients, pings, pongs
+//! `ws::Client`s on tokio; the ENet clients share two ENet hosts on two threads, each
+//! client with its own sans-IO `Session`, and join at 200 a second. Prints one JSON line: clients, pings, pongs
 //! expected and received, latency percentiles (µs), and the server's CPU time and
 //! memory over the measured span (from `/proc/PID`).
 //!
@@ -21,6 +21,10 @@ use godot_bin_multiplayer::enet::rusty_enet as renet;
 use godot_bin_multiplayer::{ws, Event, Scene, Session, Target};
 
 const NEIGHBOURS: u64 = 10;
+
+/// ENet clients joining a second (the two hosts together); measuring starts 2 s
+/// after the last has joined.
+const JOINS: u64 = 200;
 
 fn scene() -> Scene {
     Scene::new().node("Load", ["ping", "pong"])
@@ -145,12 +149,23 @@ fn enet(plan: Plan, share: std::ops::Range<usize>, start: Instant, go: Instant) 
     // Peer slot -> (client index, session once connected).
     let mut sessions: HashMap<usize, Option<Session>> = HashMap::new();
     let mut slots = Vec::new();
-    for i in share.clone() {
-        let id = 1000 + i as u32;
-        let peer = host.connect(server, 255, id).expect("a free peer slot");
-        sessions.insert(peer.id().0, None);
-        slots.push((peer.id().0, id as i32));
-    }
+    // Joins at a steady pace (this thread's share of JOINS a second), as players
+    // arrive, not all in one instant: each join makes the server tell every peer
+    // about it (Godot 4's relay notices), so joins cost the server O(peers).
+    let join_gap = Duration::from_secs(2) / JOINS as u32;
+    let mut joining = share.clone();
+    let mut joins = |host: &mut renet::Host<UdpSocket>,
+                     sessions: &mut HashMap<usize, Option<Session>>,
+                     slots: &mut Vec<(usize, i32)>| {
+        let due = (start.elapsed().as_nanos() / join_gap.as_nanos()) as usize;
+        while joining.len() > share.len().saturating_sub(due) {
+            let Some(i) = joining.next() else { break };
+            let id = 1000 + i as u32;
+            let peer = host.connect(server, 255, id).expect("a free peer slot");
+            sessions.insert(peer.id().0, None);
+            slots.push((peer.id().0, id as i32));
+        }
+    };
     let period = Duration::from_micros(1_000_000 / plan.rate);
     let mut next: Vec<Instant> = share
         .clone()
@@ -167,6 +182,7 @@ fn enet(plan: Plan, share: std::ops::Range<usize>, start: Instant, go: Instant) 
         }
     };
     while Instant::now() < drain {
+        joins(&mut host, &mut sessions, &mut slots);
         let mut busy = false;
         for _ in 0..256 {
             let Ok(Some(event)) = host.service() else {
@@ -259,7 +275,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let start = Instant::now();
     // Joining takes a while with many clients: measuring starts after it.
-    let go = start + Duration::from_secs(2 + plan.clients as u64 / 200);
+    let go = start + Duration::from_secs(2 + plan.clients as u64 / JOINS);
     let tally = Arc::new(Mutex::new(Tally::default()));
     let before = Arc::new(Mutex::new(None));
     if let Some(pid) = pid {

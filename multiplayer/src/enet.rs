@@ -32,18 +32,16 @@
 
 use std::collections::HashMap;
 use std::net::{SocketAddr, ToSocketAddrs, UdpSocket};
-use std::sync::mpsc as std_mpsc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use crate::godot3;
+use crate::mailbox;
+use crate::session::{Delivery, Event, Mode, Protocol, Scene, Session, Target, SERVER};
+use crate::wire::{enet3_payload, split_enet3_payload, Enet3Notice};
 use godot_bin::Variant;
 use rusty_enet as enet;
 use serde::Serialize;
-use tokio::sync::mpsc;
-
-use crate::godot3;
-use crate::session::{Delivery, Event, Mode, Protocol, Scene, Session, Target, SERVER};
-use crate::wire::{enet3_payload, split_enet3_payload, Enet3Notice};
 
 /// What can go wrong on an ENet transport.
 #[derive(Debug, thiserror::Error)]
@@ -74,7 +72,8 @@ pub struct Config {
     pub protocol: Protocol,
     /// Clients at once (ENet's own limit is 4095).
     pub max_clients: usize,
-    /// Events queued for the application before the ENet host waits for it.
+    /// Events the ENet host queues for the application and it has not yet taken
+    /// (it takes all queued at once) before the host waits for it.
     pub queue: usize,
     /// Time a client waits for the server to accept it.
     pub connect_timeout: Duration,
@@ -177,18 +176,15 @@ impl enet::Compressor for DecodeOnly {
 }
 
 struct Host {
-    cmd: std_mpsc::Sender<Cmd>,
-    net: mpsc::Receiver<Net>,
+    mail: mailbox::App<Net, Cmd>,
     thread: Option<JoinHandle<()>>,
     addr: SocketAddr,
 }
 
 impl Drop for Host {
     fn drop(&mut self) {
-        // Closing both channels stops the thread, even one waiting to report.
-        self.net.close();
-        let (tx, _) = std_mpsc::channel();
-        self.cmd = tx;
+        // Stops the thread, even one waiting to report.
+        self.mail.close();
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
@@ -217,66 +213,60 @@ impl Host {
             host.connect(to, channels, data)
                 .map_err(|e| Error::Host(format!("{e:?}")))?;
         }
-        let (cmd, cmd_rx) = std_mpsc::channel();
-        let (net_tx, net) = mpsc::channel(queue.max(16));
+        let (mail, thread_end) = mailbox::pair(queue.max(16));
         let thread = std::thread::Builder::new()
             .name("godot-bin-enet".into())
-            .spawn(move || run(host, cmd_rx, net_tx))?;
+            .spawn(move || run(host, thread_end))?;
         Ok(Host {
-            cmd,
-            net,
+            mail,
             thread: Some(thread),
             addr,
         })
     }
 }
 
-/// The host thread: services ENet, forwards events, carries out commands; ends when
-/// its commands' sender is dropped.
-fn run(
-    mut host: enet::Host<Guarded<UdpSocket>>,
-    cmd: std_mpsc::Receiver<Cmd>,
-    net: mpsc::Sender<Net>,
-) {
+/// The host thread: services ENet, hands the events over, carries out commands; ends
+/// when the application's end of the mailbox is dropped.
+fn run(mut host: enet::Host<Guarded<UdpSocket>>, mail: mailbox::Thread<Net, Cmd>) {
+    let mut commands = Vec::new();
+    let mut events = Vec::new();
     loop {
-        loop {
-            match cmd.try_recv() {
-                Ok(Cmd::Send(peer, channel, kind, bytes)) => {
+        let open = mail.commands(&mut commands);
+        for command in commands.drain(..) {
+            match command {
+                Cmd::Send(peer, channel, kind, bytes) => {
                     if let Some(p) = host.get_peer_mut(enet::PeerID(peer)) {
                         let _ = p.send(channel, &enet::Packet::new(bytes, kind));
                     }
                 }
-                Ok(Cmd::Disconnect(peer)) => {
+                Cmd::Disconnect(peer) => {
                     if let Some(p) = host.get_peer_mut(enet::PeerID(peer)) {
                         p.disconnect_later(0);
                     }
                 }
-                Ok(Cmd::Reset(peer)) => {
+                Cmd::Reset(peer) => {
                     if let Some(p) = host.get_peer_mut(enet::PeerID(peer)) {
                         p.reset();
                     }
                 }
-                Err(std_mpsc::TryRecvError::Empty) => break,
-                Err(std_mpsc::TryRecvError::Disconnected) => {
-                    for p in host.connected_peers_mut() {
-                        p.disconnect_now(0);
-                    }
-                    host.flush();
-                    return;
-                }
             }
+        }
+        if !open {
+            for p in host.connected_peers_mut() {
+                p.disconnect_now(0);
+            }
+            host.flush();
+            return;
         }
         // What the application queued goes out now, not at the next service.
         host.flush();
-        let mut idle = true;
         // A bounded batch, so that a busy host still gets to what the application
         // queued; a socket error (an ICMP echo of a vanished peer) is not its end.
         for _ in 0..256 {
             let Ok(Some(event)) = host.service() else {
                 break;
             };
-            idle = false;
-            let msg = match event {
+            events.push(match event {
                 enet::Event::Connect { peer, data } => Net::Connected(peer.id().0, data),
                 enet::Event::Disconnect { peer, .. } => Net::Disconnected(peer.id().0),
                 enet::Event::Receive {
@@ -289,12 +279,13 @@ fn run(
                     packet.kind(),
                     packet.data().to_vec(),
                 ),
-            };
-            // Waiting here when the application lags stops servicing ENet, whose
-            // own flow control then holds the peers back.
-            if net.blocking_send(msg).is_err() {
-                return;
-            }
+            });
+        }
+        let idle = events.is_empty();
+        // Waiting here when the application lags stops servicing ENet, whose own
+        // flow control then holds the peers back.
+        if !mail.deliver(&mut events) {
+            return;
         }
         if idle {
             std::thread::sleep(Duration::from_micros(250));
@@ -419,7 +410,7 @@ impl Server {
             if let Some(e) = self.session.poll_event() {
                 return Some(e);
             }
-            match self.host.net.recv().await? {
+            match self.host.mail.recv().await? {
                 Net::Connected(slot, data) => self.joined(slot, data),
                 Net::Disconnected(slot) => {
                     if let Some(id) = self.ids.remove(&slot) {
@@ -448,7 +439,7 @@ impl Server {
         // The engine resets a client whose id is below 2 or taken.
         let id = data as i32;
         if id <= SERVER || self.slots.contains_key(&id) {
-            let _ = self.host.cmd.send(Cmd::Reset(slot));
+            self.host.mail.send(Cmd::Reset(slot));
             return;
         }
         if self.config.protocol == Protocol::Godot3 {
@@ -490,7 +481,7 @@ impl Server {
     fn refuse(&mut self, id: i32, reason: &str) {
         if let Some(slot) = self.slots.remove(&id) {
             self.ids.remove(&slot);
-            let _ = self.host.cmd.send(Cmd::Disconnect(slot));
+            self.host.mail.send(Cmd::Disconnect(slot));
             self.session.refuse(id, reason);
             if self.config.protocol == Protocol::Godot3 {
                 let others: Vec<usize> = self.slots.values().copied().collect();
@@ -554,7 +545,7 @@ impl Server {
     }
 
     fn enet_send(&self, slot: usize, channel: u8, kind: enet::PacketKind, bytes: Vec<u8>) {
-        let _ = self.host.cmd.send(Cmd::Send(slot, channel, kind, bytes));
+        self.host.mail.send(Cmd::Send(slot, channel, kind, bytes));
     }
 
     fn flush(&mut self) {
@@ -602,7 +593,7 @@ impl Server {
     pub fn kick(&mut self, peer: i32) {
         if let Some(slot) = self.slots.remove(&peer) {
             self.ids.remove(&slot);
-            let _ = self.host.cmd.send(Cmd::Disconnect(slot));
+            self.host.mail.send(Cmd::Disconnect(slot));
             self.left(peer);
             self.flush();
         }
@@ -657,7 +648,7 @@ impl Client {
         let mut host = Host::start(socket, 1, config.queue, Some((addr, channels, id as u32)))?;
         let connected = tokio::time::timeout(config.connect_timeout, async {
             loop {
-                match host.net.recv().await {
+                match host.mail.recv().await {
                     Some(Net::Connected(slot, _)) => return Some(slot),
                     Some(_) => continue,
                     None => return None,
@@ -701,10 +692,10 @@ impl Client {
             if self.closed {
                 return None;
             }
-            match self.host.net.recv().await {
+            match self.host.mail.recv().await {
                 Some(Net::Received(_, channel, kind, bytes)) => {
                     if let Err(e) = self.receive(channel, kind, &bytes) {
-                        let _ = self.host.cmd.send(Cmd::Disconnect(self.slot));
+                        self.host.mail.send(Cmd::Disconnect(self.slot));
                         self.closed = true;
                         self.session.disconnect(SERVER);
                         return Some(Err(e.into()));
@@ -744,9 +735,8 @@ impl Client {
                 Protocol::Godot4 => t.bytes,
                 Protocol::Godot3 => enet3_payload(self.session.id(), t.to, &t.bytes),
             };
-            let _ = self
-                .host
-                .cmd
+            self.host
+                .mail
                 .send(Cmd::Send(self.slot, channel, kind, bytes));
         }
     }
@@ -782,10 +772,10 @@ impl Client {
     /// Disconnects, after what is queued has gone out.
     pub async fn close(mut self) -> Result<(), Error> {
         self.flush();
-        let _ = self.host.cmd.send(Cmd::Disconnect(self.slot));
+        self.host.mail.send(Cmd::Disconnect(self.slot));
         // Until the server acknowledges, or a moment passes.
         let _ = tokio::time::timeout(Duration::from_secs(2), async {
-            while let Some(n) = self.host.net.recv().await {
+            while let Some(n) = self.host.mail.recv().await {
                 if matches!(n, Net::Disconnected(_)) {
                     break;
                 }

@@ -43,6 +43,8 @@ mod args;
 pub mod enet;
 mod error;
 pub mod godot3;
+#[cfg(feature = "enet")]
+mod mailbox;
 mod names;
 mod reader;
 mod scene4;
