@@ -70,9 +70,13 @@ pub(crate) struct App<E, C> {
 }
 
 impl<E, C> App<E, C> {
-    /// Queues a command for the thread.
+    /// Queues a command for the thread; dropped once the thread has ended, as a
+    /// closed channel drops it (nobody would take it, and it would pile up).
     pub(crate) fn send(&self, command: C) {
-        self.shared.lock().commands.push(command);
+        let mut s = self.shared.lock();
+        if !s.ended {
+            s.commands.push(command);
+        }
     }
 
     /// The next event; `None` once the thread has ended and every event was taken.
@@ -212,5 +216,15 @@ mod tests {
         std::thread::sleep(Duration::from_millis(50));
         drop(app);
         assert!(!t.join().unwrap(), "a closed mailbox still took events");
+    }
+
+    #[test]
+    fn commands_after_the_thread_ended_are_dropped() {
+        let (app, thread) = pair::<u32, u8>(1);
+        drop(thread);
+        for c in 0..100 {
+            app.send(c);
+        }
+        assert!(app.shared.lock().commands.is_empty());
     }
 }
