@@ -61,10 +61,45 @@ pub(crate) fn tiny(b: &[u8]) -> u64 {
         | u64::from(b[len - 1]) << (8 * (len - 1))
 }
 
+/// The ASCII string before the first NUL of `b`, when that NUL is within its first
+/// 64 bytes and everything before it is ASCII: one pass a word at a time finds both
+/// (a NUL-terminated string's end and its check). `None` for anything else.
+#[inline]
+pub(crate) fn ascii_to_nul(b: &[u8]) -> Option<&str> {
+    let mut i = 0;
+    while i < 64 {
+        let w = if i + 8 <= b.len() {
+            u64::from_le_bytes(le::<8>(&b[i..i + 8]))
+        } else if i < b.len() {
+            // Past the end: bytes that are neither NUL nor high, so no end is found there.
+            let n = b.len() - i;
+            word(b, i, n) | 0x7F7F_7F7F_7F7F_7F7F << (8 * n)
+        } else {
+            return None;
+        };
+        // The lowest flagged byte is exactly the first zero byte (borrows only go up).
+        let zeros = w.wrapping_sub(ONES) & !w & HIGH;
+        if (zeros | w & HIGH) != 0 {
+            // High bytes below the first NUL (or with none).
+            let before = (zeros & zeros.wrapping_neg()).wrapping_sub(1);
+            if zeros == 0 || w & HIGH & before != 0 {
+                return None;
+            }
+            let end = i + zeros.trailing_zeros() as usize / 8;
+            // SAFETY: every byte of `b[..end]` was in a word tested above and had its
+            // high bit clear: ASCII, hence UTF-8.
+            #[allow(unsafe_code)]
+            return Some(unsafe { std::str::from_utf8_unchecked(&b[..end]) });
+        }
+        i += 8;
+    }
+    None
+}
+
 /// `b` as a string when it is 1 to 64 bytes of ASCII without NUL (most keys, names
 /// and ids), tested a word at a time; `None` for anything else.
 ///
-/// One of the crate's two places with `unsafe` (the other is `cast`): `str::from_utf8`
+/// One of the crate's places with `unsafe` (with `ascii_to_nul` and `cast`): `str::from_utf8`
 /// would repeat a validation these word tests already did, and cost a tenth of a typed
 /// decode (measured with `benches/world.rs`).
 #[inline]
@@ -145,6 +180,33 @@ mod tests {
                     let mut t = s.clone();
                     t[at] = 0;
                     assert!(has_nul(&t), "{fill} {len} {at}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ascii_to_nul_takes_exactly_the_short_ascii_strings_before_a_nul() {
+        fn slow(b: &[u8]) -> Option<&str> {
+            let end = b.iter().position(|&c| c == 0)?;
+            (end <= 63 && b[..end].is_ascii()).then(|| std::str::from_utf8(&b[..end]).unwrap())
+        }
+        for len in 0..=80 {
+            let s: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+            assert_eq!(ascii_to_nul(&s), None, "{len}");
+            // A NUL, then maybe a non-ASCII byte, anywhere: before, at or after it.
+            for nul in 0..len {
+                let mut t = s.clone();
+                t[nul] = 0;
+                assert_eq!(ascii_to_nul(&t), slow(&t), "{len} {nul}");
+                for at in 0..len {
+                    for bad in [0x80u8, 0xC3, 0xFF, 0x01] {
+                        let mut u = t.clone();
+                        if at != nul {
+                            u[at] = bad;
+                        }
+                        assert_eq!(ascii_to_nul(&u), slow(&u), "{len} {nul} {at} {bad}");
+                    }
                 }
             }
         }

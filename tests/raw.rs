@@ -653,6 +653,56 @@ fn packets_round_trip() {
         .quickcheck(prop as fn(Packet, bool) -> bool);
 }
 
+/// `to_vec` and its siblings compile the common settings in (`raw::Known`); a
+/// `Serializer` made with `new` reads them as it runs. Both write the same bytes, and
+/// so does a writer that is no `Vec` (which takes math values a float at a time).
+#[test]
+fn settings_known_at_compile_time_write_what_runtime_ones_write() {
+    fn prop(p: Packet, nul: bool, big: bool) -> bool {
+        let strings = if nul { Strings::Nul } else { Strings::Utf8 };
+        let cfg = Config::new().strings(strings).big_endian(big);
+        let known = match cfg.to_vec(&p) {
+            Ok(b) => b,
+            // Only a NUL inside a string (or a string too long) fails: at run time too.
+            Err(_) => {
+                let mut out = Vec::new();
+                return p
+                    .serialize(&mut raw::Serializer::new(&mut out, cfg))
+                    .is_err();
+            }
+        };
+        let mut runtime = Vec::new();
+        p.serialize(&mut raw::Serializer::new(&mut runtime, cfg))
+            .unwrap();
+        let mut written = Vec::new();
+        cfg.to_writer(std::io::Cursor::new(&mut written), &p)
+            .unwrap();
+        known == runtime && known == written
+    }
+    QuickCheck::new()
+        .tests(2000)
+        .quickcheck(prop as fn(Packet, bool, bool) -> bool);
+}
+
+/// A field with its own settings goes on at run time, on the same output: what it
+/// writes still counts for the item that holds it.
+#[test]
+fn items_made_only_of_fields_with_their_own_settings_count() {
+    #[derive(Serialize, Deserialize, PartialEq, Debug)]
+    struct Name(#[serde(with = "raw::str0")] String);
+    let names = vec![Name("a".into()), Name("bc".into())];
+    for cfg in [Config::new(), Config::new().big_endian(true)] {
+        let bytes = cfg.to_vec(&names).unwrap();
+        let count = if cfg == Config::new() {
+            "02000000"
+        } else {
+            "00000002"
+        };
+        assert_eq!(hex(&bytes), format!("{count}6100626300"));
+        assert_eq!(cfg.from_slice::<Vec<Name>>(&bytes).unwrap(), names);
+    }
+}
+
 #[test]
 fn every_string_style_round_trips() {
     fn prop(s: String, big: bool) -> bool {

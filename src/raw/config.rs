@@ -6,7 +6,6 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use super::de::Deserializer;
-use super::ser::Serializer;
 use crate::error::{Error, ErrorKind, Result};
 
 /// Byte order of numbers and length prefixes (`StreamPeer.big_endian`).
@@ -129,7 +128,7 @@ impl Config {
     /// `value` in this layout.
     pub fn to_vec<T: ?Sized + Serialize>(&self, value: &T) -> Result<Vec<u8>> {
         let mut out = Vec::with_capacity(64);
-        value.serialize(&mut Serializer::new(&mut out, *self))?;
+        super::ser::serialize(&mut out, *self, value)?;
         Ok(out)
     }
 
@@ -141,7 +140,7 @@ impl Config {
         out: &mut Vec<u8>,
     ) -> Result<usize> {
         let start = out.len();
-        match value.serialize(&mut Serializer::new(&mut *out, *self)) {
+        match super::ser::serialize(&mut *out, *self, value) {
             Ok(()) => Ok(out.len() - start),
             Err(e) => {
                 out.truncate(start);
@@ -156,7 +155,7 @@ impl Config {
         writer: W,
         value: &T,
     ) -> Result<()> {
-        value.serialize(&mut Serializer::new(writer, *self))
+        super::ser::serialize(writer, *self, value)
     }
 
     /// Reads one `T` that fills `bytes` exactly; strings and byte slices borrow.

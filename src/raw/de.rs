@@ -134,6 +134,11 @@ impl<'de> Deserializer<'de> {
         let at = self.pos;
         let (bytes, start) = match self.cfg.strings {
             Strings::Nul => {
+                if let Some(s) = crate::words::ascii_to_nul(&self.input[self.pos..]) {
+                    self.last = at;
+                    self.pos += s.len() + 1;
+                    return Ok(Text::Borrowed(s));
+                }
                 let Some(n) = memchr::memchr(0, &self.input[self.pos..]) else {
                     return Err(Error::at(ErrorKind::Eof("the NUL that ends a string"), at));
                 };
@@ -244,18 +249,13 @@ impl<'de> Deserializer<'de> {
     }
 
     /// A one-byte flag, 0 or 1.
+    #[inline]
     fn flag(&mut self, what: &'static str) -> Result<bool> {
         let at = self.pos;
         match u8::read(self, what)? {
             0 => Ok(false),
             1 => Ok(true),
-            b => Err(Error::at(
-                ErrorKind::InvalidValue {
-                    found: format!("byte {b}"),
-                    expected: format!("{what} (0 or 1)"),
-                },
-                at,
-            )),
+            b => Err(not_a_flag(b, what, at)),
         }
     }
 
@@ -312,6 +312,17 @@ macro_rules! number {
     )*};
 }
 number!(u8, i8, u16, i16, u32, i32, u64, i64, f32, f64);
+
+#[cold]
+fn not_a_flag(b: u8, what: &str, at: usize) -> Error {
+    Error::at(
+        ErrorKind::InvalidValue {
+            found: format!("byte {b}"),
+            expected: format!("{what} (0 or 1)"),
+        },
+        at,
+    )
+}
 
 #[cold]
 fn not_self_describing() -> Error {

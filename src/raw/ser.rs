@@ -1,6 +1,7 @@
 //! The raw layout's `Serializer`: fields one after another, as `StreamPeer.put_*`.
 
 use std::io;
+use std::marker::PhantomData;
 
 use serde::ser::{self, Serialize};
 
@@ -19,7 +20,7 @@ use crate::table::Layout;
 /// assert_eq!(out, [1, 2, 0]);
 /// # Ok::<(), godot_bin::Error>(())
 /// ```
-pub struct Serializer<W> {
+pub struct Serializer<W, K = Runtime> {
     out: W,
     cfg: Config,
     /// Inside a [`Half`](super::Half): the next float is written as binary16.
@@ -28,25 +29,150 @@ pub struct Serializer<W> {
     floats: bool,
     /// Bytes written so far: an item of a sequence must write some.
     written: usize,
+    known: PhantomData<K>,
 }
 
-/// Whether `S` is the raw serializer of `to_vec` (into a `Vec<u8>`), which takes a math
+/// The settings a [`Serializer`] knows when it is compiled. `Config::to_vec` and its
+/// siblings pick one for the common settings (little endian, `u8` ids, NUL-terminated
+/// or `put_utf8_string` strings), so that no write asks the settings again; a
+/// field's own settings (`str0`, `count8`, …) go on at run time.
+pub trait Known: sealed::Sealed + Sized {
+    #[doc(hidden)]
+    const ENDIAN: Option<Endian>;
+    #[doc(hidden)]
+    const STRINGS: Option<Strings>;
+    #[doc(hidden)]
+    const TAG: Option<Width>;
+    /// Serializes `value` with the settings `cfg`, which differ from `ser`'s.
+    #[doc(hidden)]
+    fn changed<W: io::Write, T: ?Sized + Serialize>(
+        ser: &mut Serializer<W, Self>,
+        cfg: Config,
+        value: &T,
+    ) -> Result<()>;
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for super::Runtime {}
+    impl Sealed for super::LittleNul {}
+    impl Sealed for super::LittleUtf8 {}
+}
+
+/// Every setting read from the [`Config`] as it runs.
+#[derive(Debug, Clone, Copy)]
+pub struct Runtime;
+
+impl Known for Runtime {
+    const ENDIAN: Option<Endian> = None;
+    const STRINGS: Option<Strings> = None;
+    const TAG: Option<Width> = None;
+    fn changed<W: io::Write, T: ?Sized + Serialize>(
+        ser: &mut Serializer<W, Self>,
+        cfg: Config,
+        value: &T,
+    ) -> Result<()> {
+        let saved = std::mem::replace(&mut ser.cfg, cfg);
+        let r = value.serialize(&mut *ser);
+        ser.cfg = saved;
+        r
+    }
+}
+
+/// Settings known at compile time: a changed one hands the value to a [`Runtime`]
+/// serializer on the same output.
+macro_rules! known {
+    ($($(#[$doc:meta])* $name:ident: $endian:ident, $strings:ident, $tag:ident;)*) => {$(
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy)]
+        pub(crate) struct $name;
+
+        impl Known for $name {
+            const ENDIAN: Option<Endian> = Some(Endian::$endian);
+            const STRINGS: Option<Strings> = Some(Strings::$strings);
+            const TAG: Option<Width> = Some(Width::$tag);
+            fn changed<W: io::Write, T: ?Sized + Serialize>(
+                ser: &mut Serializer<W, Self>,
+                cfg: Config,
+                value: &T,
+            ) -> Result<()> {
+                let mut runtime = Serializer::<_, Runtime>::new(&mut ser.out, cfg);
+                runtime.half = ser.half;
+                let r = value.serialize(&mut runtime);
+                ser.half = runtime.half;
+                ser.written = ser.written.wrapping_add(runtime.written);
+                r
+            }
+        }
+    )*};
+}
+known! {
+    /// Little endian, NUL-terminated strings, `u8` ids.
+    LittleNul: Little, Nul, U8;
+    /// Little endian, `put_utf8_string` strings, `u8` ids.
+    LittleUtf8: Little, Utf8, U8;
+}
+
+/// Serializes `value` to `out`, with the settings known at compile time where they
+/// are common ones (each such choice compiles `T`'s serialization once more).
+#[inline]
+pub(crate) fn serialize<W: io::Write, T: ?Sized + Serialize>(
+    out: W,
+    cfg: Config,
+    value: &T,
+) -> Result<()> {
+    match (cfg.endian, cfg.strings, cfg.tag) {
+        (Endian::Little, Strings::Nul, Width::U8) => {
+            value.serialize(&mut Serializer::<W, LittleNul>::known(out, cfg))
+        }
+        (Endian::Little, Strings::Utf8, Width::U8) => {
+            value.serialize(&mut Serializer::<W, LittleUtf8>::known(out, cfg))
+        }
+        _ => value.serialize(&mut Serializer::new(out, cfg)),
+    }
+}
+
+/// Whether `S` is a raw serializer into a `Vec<u8>` (of `to_vec`), which takes a math
 /// value's floats in one piece as bytes.
 #[inline]
 pub(crate) fn is_vec_serializer<S: ?Sized>() -> bool {
-    typeid::of::<S>() == typeid::of::<&mut Serializer<&mut Vec<u8>>>()
+    let s = typeid::of::<S>();
+    s == typeid::of::<&mut Serializer<&mut Vec<u8>, LittleNul>>()
+        || s == typeid::of::<&mut Serializer<&mut Vec<u8>, LittleUtf8>>()
+        || s == typeid::of::<&mut Serializer<&mut Vec<u8>, Runtime>>()
 }
 
 impl<W: io::Write> Serializer<W> {
     /// A serializer writing to `out` with `cfg`.
     pub fn new(out: W, cfg: Config) -> Self {
+        Serializer::known(out, cfg)
+    }
+}
+
+impl<W: io::Write, K: Known> Serializer<W, K> {
+    /// `cfg` must agree with what `K` knows.
+    fn known(out: W, cfg: Config) -> Self {
+        debug_assert!(K::ENDIAN.map_or(true, |e| e == cfg.endian));
+        debug_assert!(K::STRINGS.map_or(true, |e| e == cfg.strings));
+        debug_assert!(K::TAG.map_or(true, |e| e == cfg.tag));
         Serializer {
             out,
             cfg,
             half: false,
             floats: false,
             written: 0,
+            known: PhantomData,
         }
+    }
+
+    #[inline(always)]
+    fn endian(&self) -> Endian {
+        K::ENDIAN.unwrap_or(self.cfg.endian)
+    }
+
+    #[inline(always)]
+    fn strings(&self) -> Strings {
+        K::STRINGS.unwrap_or(self.cfg.strings)
     }
 
     /// The writer back.
@@ -90,7 +216,7 @@ impl<W: io::Write> Serializer<W> {
     fn string(&mut self, s: &str) -> Result<()> {
         let b = s.as_bytes();
         if b.first() != Some(&BOM[0]) && !crate::words::has_nul(b) {
-            match self.cfg.strings {
+            match self.strings() {
                 Strings::Nul => {
                     self.write(b)?;
                     return self.write(&[0]);
@@ -117,7 +243,7 @@ impl<W: io::Write> Serializer<W> {
         } else {
             &[][..]
         };
-        match self.cfg.strings {
+        match self.strings() {
             Strings::Utf8 => {
                 self.len32(bom.len() + s.len(), "a string length (u32)")?;
                 self.write(bom)?;
@@ -154,7 +280,7 @@ impl<W: io::Write> Serializer<W> {
     #[inline(always)]
     fn tag(&mut self, index: u32, variant: &'static str) -> Result<()> {
         let id = variant_id(index, variant) as usize;
-        match self.cfg.tag {
+        match K::TAG.unwrap_or(self.cfg.tag) {
             Width::U8 => self.prefix::<u8>(id, "a u8 variant id"),
             Width::U16 => self.prefix::<u16>(id, "a u16 variant id"),
             Width::U32 => self.prefix::<u32>(id, "a u32 variant id"),
@@ -163,7 +289,7 @@ impl<W: io::Write> Serializer<W> {
 
     /// A sequence or map: its count, which must be known unless the items run to the
     /// end of the message.
-    fn open(&mut self, len: Option<usize>) -> Result<Compound<'_, W>> {
+    fn open(&mut self, len: Option<usize>) -> Result<Compound<'_, W, K>> {
         let saved = self.cfg.count;
         match (len, self.cfg.count) {
             // Only this outermost sequence runs to the end: what it holds is counted.
@@ -204,7 +330,7 @@ impl<W: io::Write> Serializer<W> {
     /// A math value's floats given as little-endian bytes, in the stream's order.
     #[inline]
     fn floats(&mut self, v: &[u8]) -> Result<()> {
-        match self.cfg.endian {
+        match self.endian() {
             Endian::Little => self.write(v),
             Endian::Big => self.floats_swapped(v),
         }
@@ -227,11 +353,9 @@ impl<W: io::Write> Serializer<W> {
         change: impl FnOnce(&mut Config),
         value: &T,
     ) -> Result<()> {
-        let saved = self.cfg;
-        change(&mut self.cfg);
-        let r = value.serialize(&mut *self);
-        self.cfg = saved;
-        r
+        let mut cfg = self.cfg;
+        change(&mut cfg);
+        K::changed(self, cfg, value)
     }
 }
 
@@ -255,15 +379,15 @@ fn one_byte(c: char, max: &str, engine: &str) -> Error {
 
 /// A number in the configured byte order.
 pub(crate) trait Number: Copy {
-    fn put<W: io::Write>(self, s: &mut Serializer<W>) -> Result<()>;
+    fn put<W: io::Write, K: Known>(self, s: &mut Serializer<W, K>) -> Result<()>;
 }
 
 macro_rules! number {
     ($($t:ty),*) => {$(
         impl Number for $t {
             #[inline]
-            fn put<W: io::Write>(self, s: &mut Serializer<W>) -> Result<()> {
-                match s.cfg.endian {
+            fn put<W: io::Write, K: Known>(self, s: &mut Serializer<W, K>) -> Result<()> {
+                match s.endian() {
                     Endian::Little => s.write(&self.to_le_bytes()),
                     Endian::Big => s.write(&self.to_be_bytes()),
                 }
@@ -301,16 +425,16 @@ fn no_128(v: &dyn std::fmt::Display) -> Error {
     )))
 }
 
-impl<'a, W: io::Write> ser::Serializer for &'a mut Serializer<W> {
+impl<'a, W: io::Write, K: Known> ser::Serializer for &'a mut Serializer<W, K> {
     type Ok = ();
     type Error = Error;
-    type SerializeSeq = Compound<'a, W>;
-    type SerializeTuple = Compound<'a, W>;
-    type SerializeTupleStruct = Compound<'a, W>;
-    type SerializeTupleVariant = Compound<'a, W>;
-    type SerializeMap = Compound<'a, W>;
-    type SerializeStruct = Compound<'a, W>;
-    type SerializeStructVariant = Compound<'a, W>;
+    type SerializeSeq = Compound<'a, W, K>;
+    type SerializeTuple = Compound<'a, W, K>;
+    type SerializeTupleStruct = Compound<'a, W, K>;
+    type SerializeTupleVariant = Compound<'a, W, K>;
+    type SerializeMap = Compound<'a, W, K>;
+    type SerializeStruct = Compound<'a, W, K>;
+    type SerializeStructVariant = Compound<'a, W, K>;
 
     fn is_human_readable(&self) -> bool {
         false
@@ -438,18 +562,22 @@ impl<'a, W: io::Write> ser::Serializer for &'a mut Serializer<W> {
         self.tag(i, variant)?;
         value.serialize(self)
     }
-    fn serialize_seq(self, len: Option<usize>) -> Result<Compound<'a, W>> {
+    fn serialize_seq(self, len: Option<usize>) -> Result<Compound<'a, W, K>> {
         self.open(len)
     }
     #[inline]
-    fn serialize_tuple(self, _len: usize) -> Result<Compound<'a, W>> {
+    fn serialize_tuple(self, _len: usize) -> Result<Compound<'a, W, K>> {
         Ok(Compound {
             ser: self,
             counted: None,
         })
     }
     #[inline]
-    fn serialize_tuple_struct(self, _name: &'static str, _len: usize) -> Result<Compound<'a, W>> {
+    fn serialize_tuple_struct(
+        self,
+        _name: &'static str,
+        _len: usize,
+    ) -> Result<Compound<'a, W, K>> {
         Ok(Compound {
             ser: self,
             counted: None,
@@ -463,18 +591,18 @@ impl<'a, W: io::Write> ser::Serializer for &'a mut Serializer<W> {
         i: u32,
         variant: &'static str,
         _len: usize,
-    ) -> Result<Compound<'a, W>> {
+    ) -> Result<Compound<'a, W, K>> {
         self.tag(i, variant)?;
         Ok(Compound {
             ser: self,
             counted: None,
         })
     }
-    fn serialize_map(self, len: Option<usize>) -> Result<Compound<'a, W>> {
+    fn serialize_map(self, len: Option<usize>) -> Result<Compound<'a, W, K>> {
         self.open(len)
     }
     #[inline]
-    fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<Compound<'a, W>> {
+    fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<Compound<'a, W, K>> {
         Ok(Compound {
             ser: self,
             counted: None,
@@ -488,7 +616,7 @@ impl<'a, W: io::Write> ser::Serializer for &'a mut Serializer<W> {
         i: u32,
         variant: &'static str,
         _len: usize,
-    ) -> Result<Compound<'a, W>> {
+    ) -> Result<Compound<'a, W, K>> {
         self.tag(i, variant)?;
         Ok(Compound {
             ser: self,
@@ -501,13 +629,13 @@ impl<'a, W: io::Write> ser::Serializer for &'a mut Serializer<W> {
 }
 
 /// The items of anything with parts: they follow each other.
-pub struct Compound<'a, W> {
-    ser: &'a mut Serializer<W>,
+pub struct Compound<'a, W, K = Runtime> {
+    ser: &'a mut Serializer<W, K>,
     /// A sequence or map: the count setting to restore at its end.
     counted: Option<Count>,
 }
 
-impl<W: io::Write> Compound<'_, W> {
+impl<W: io::Write, K: Known> Compound<'_, W, K> {
     /// An item of a sequence or map, which must write a byte at least (the decoder
     /// bounds counts by the bytes left, and a `Rest` sequence must reach its end).
     #[inline]
@@ -533,7 +661,7 @@ impl<W: io::Write> Compound<'_, W> {
     }
 }
 
-impl<W: io::Write> ser::SerializeSeq for Compound<'_, W> {
+impl<W: io::Write, K: Known> ser::SerializeSeq for Compound<'_, W, K> {
     type Ok = ();
     type Error = Error;
     #[inline]
@@ -548,7 +676,7 @@ impl<W: io::Write> ser::SerializeSeq for Compound<'_, W> {
 
 macro_rules! items {
     ($($tr:ident :: $m:ident),*) => {$(
-        impl<W: io::Write> ser::$tr for Compound<'_, W> {
+        impl<W: io::Write, K: Known> ser::$tr for Compound<'_, W, K> {
             type Ok = ();
             type Error = Error;
             #[inline]
@@ -568,7 +696,7 @@ items!(
     SerializeTupleVariant::serialize_field
 );
 
-impl<W: io::Write> ser::SerializeMap for Compound<'_, W> {
+impl<W: io::Write, K: Known> ser::SerializeMap for Compound<'_, W, K> {
     type Ok = ();
     type Error = Error;
     #[inline]
@@ -586,7 +714,7 @@ impl<W: io::Write> ser::SerializeMap for Compound<'_, W> {
 
 macro_rules! fields {
     ($($tr:ident),*) => {$(
-        impl<W: io::Write> ser::$tr for Compound<'_, W> {
+        impl<W: io::Write, K: Known> ser::$tr for Compound<'_, W, K> {
             type Ok = ();
             type Error = Error;
             #[inline]
