@@ -178,6 +178,7 @@ impl<'de> Deserializer<'de> {
         })
     }
 
+    #[inline]
     fn nest(&mut self) -> Result<()> {
         if self.depth >= self.cfg.variant.max_depth {
             return Err(Error::at(
@@ -355,6 +356,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         false
     }
 
+    #[inline]
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         visitor.visit_bool(self.flag("a bool")?)
     }
@@ -552,10 +554,17 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
 
 /// The position of the variant with wire id `id`: the one named by that number, else
 /// the one at that index unless it is named by a number.
+#[inline]
 fn variant_index(id: u32, variants: &'static [&'static str]) -> Option<u32> {
     if !has_numbered(variants) {
         return ((id as usize) < variants.len()).then_some(id);
     }
+    numbered_index(id, variants)
+}
+
+/// [`variant_index`] for an enum with variants named by numbers.
+#[inline(never)]
+fn numbered_index(id: u32, variants: &'static [&'static str]) -> Option<u32> {
     // Two variants with this id (one named by it, one at this index): ambiguous.
     let named = variants.iter().position(|v| numeric(v) == Some(id));
     let indexed = variants.get(id as usize).filter(|v| numeric(v).is_none());
@@ -565,10 +574,7 @@ fn variant_index(id: u32, variants: &'static [&'static str]) -> Option<u32> {
     if let Some(i) = named {
         return Some(i as u32);
     }
-    variants
-        .get(id as usize)
-        .filter(|v| numeric(v).is_none())
-        .map(|_| id)
+    indexed.map(|_| id)
 }
 
 /// Whether any variant is named by a number. serde passes an enum's same static list
@@ -585,12 +591,17 @@ fn has_numbered(variants: &'static [&'static str]) -> bool {
         if (p, l) == (ptr, len) {
             return numbered;
         }
-        let numbered = variants
-            .iter()
-            .any(|v| v.as_bytes().first().is_some_and(u8::is_ascii_digit));
+        let numbered = any_numbered(variants);
         last.set((ptr, len, numbered));
         numbered
     })
+}
+
+#[inline(never)]
+fn any_numbered(variants: &[&str]) -> bool {
+    variants
+        .iter()
+        .any(|v| v.as_bytes().first().is_some_and(u8::is_ascii_digit))
 }
 
 /// The ids of an enum, for an error message.
