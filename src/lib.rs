@@ -1,6 +1,6 @@
 #![doc = include_str!("../README.md")]
-// `unsafe` in two places, each with its reason, invariant and test beside it:
-// `words::short_ascii` and the casts of `cast`.
+// `unsafe` in three places, each with its reason, invariant and test beside it:
+// `words::short_ascii`, `words::ascii_to_nul` and the casts of `cast`.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
