@@ -22,10 +22,17 @@ pub(crate) fn word(b: &[u8], i: usize, n: usize) -> u64 {
     u64::from_le_bytes(w)
 }
 
-/// Whether any byte of `w` is zero (the classic bit trick).
+/// The high bit of `w`'s zero bytes (the classic bit trick): the lowest one set marks
+/// exactly the first zero byte; above it, borrows may flag others.
+#[inline]
+fn zero_bytes(w: u64) -> u64 {
+    w.wrapping_sub(ONES) & !w & HIGH
+}
+
+/// Whether any byte of `w` is zero.
 #[inline]
 pub(crate) fn has_zero(w: u64) -> bool {
-    w.wrapping_sub(ONES) & !w & HIGH != 0
+    zero_bytes(w) != 0
 }
 
 /// Whether `b` holds a zero byte, a word at a time, the last word overlapping the
@@ -42,7 +49,7 @@ pub(crate) fn has_nul(b: &[u8]) -> bool {
             u64::from_le_bytes(le::<8>(&w[..8])),
             u64::from_le_bytes(le::<8>(&w[8..])),
         );
-        (a.wrapping_sub(ONES) & !a | b.wrapping_sub(ONES) & !b) & HIGH != 0
+        zero_bytes(a) | zero_bytes(b) != 0
     };
     if n < 16 {
         return has_zero(u64::from_le_bytes(le::<8>(&b[..8])))
@@ -77,8 +84,7 @@ pub(crate) fn ascii_to_nul(b: &[u8]) -> Option<&str> {
         } else {
             return None;
         };
-        // The lowest flagged byte is exactly the first zero byte (borrows only go up).
-        let zeros = w.wrapping_sub(ONES) & !w & HIGH;
+        let zeros = zero_bytes(w);
         if (zeros | w & HIGH) != 0 {
             // High bytes below the first NUL (or with none).
             let before = (zeros & zeros.wrapping_neg()).wrapping_sub(1);

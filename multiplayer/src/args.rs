@@ -367,6 +367,22 @@ impl<'x> Arg<'_, 'x> {
     }
 }
 
+/// Methods with a fast path: `$fast` gives the value when the argument is one, which
+/// took `$used` plain bytes; anything else goes through godot_bin's decoder.
+macro_rules! fast {
+    ($($m:ident: $fast:expr, $used:literal => $visit:ident;)*) => {$(
+        fn $m<V: Visitor<'x>>(self, visitor: V) -> std::result::Result<V::Value, godot_bin::Error> {
+            match ($fast)(&self) {
+                Some(v) => {
+                    self.done($used);
+                    visitor.$visit(v)
+                }
+                None => self.general(|de| de.$m(visitor)),
+            }
+        }
+    )*};
+}
+
 macro_rules! general {
     ($($m:ident($($a:ident: $t:ty),*)),* $(,)?) => {$(
         fn $m<V: Visitor<'x>>(self, $($a: $t,)* visitor: V) -> std::result::Result<V::Value, godot_bin::Error> {
@@ -378,56 +394,11 @@ macro_rules! general {
 impl<'x> Deserializer<'x> for Arg<'_, 'x> {
     type Error = godot_bin::Error;
 
-    fn deserialize_bool<V: Visitor<'x>>(
-        self,
-        visitor: V,
-    ) -> std::result::Result<V::Value, godot_bin::Error> {
-        match self.fast {
-            Fast::Bool(v) => {
-                self.done(0);
-                visitor.visit_bool(v)
-            }
-            _ => self.general(|de| de.deserialize_bool(visitor)),
-        }
-    }
-
-    fn deserialize_i64<V: Visitor<'x>>(
-        self,
-        visitor: V,
-    ) -> std::result::Result<V::Value, godot_bin::Error> {
-        match self.fast {
-            Fast::Int(v) => {
-                self.done(0);
-                visitor.visit_i64(v)
-            }
-            _ => self.general(|de| de.deserialize_i64(visitor)),
-        }
-    }
-
-    fn deserialize_f32<V: Visitor<'x>>(
-        self,
-        visitor: V,
-    ) -> std::result::Result<V::Value, godot_bin::Error> {
-        match self.floats::<1>(FLOAT) {
-            Some([v]) => {
-                self.done(8);
-                visitor.visit_f32(v)
-            }
-            None => self.general(|de| de.deserialize_f32(visitor)),
-        }
-    }
-
-    fn deserialize_f64<V: Visitor<'x>>(
-        self,
-        visitor: V,
-    ) -> std::result::Result<V::Value, godot_bin::Error> {
-        match self.floats::<1>(FLOAT) {
-            Some([v]) => {
-                self.done(8);
-                visitor.visit_f64(f64::from(v))
-            }
-            None => self.general(|de| de.deserialize_f64(visitor)),
-        }
+    fast! {
+        deserialize_bool: |a: &Self| match a.fast { Fast::Bool(v) => Some(v), _ => None }, 0 => visit_bool;
+        deserialize_i64: |a: &Self| match a.fast { Fast::Int(v) => Some(v), _ => None }, 0 => visit_i64;
+        deserialize_f32: |a: &Self| a.floats::<1>(FLOAT).map(|[v]| v), 8 => visit_f32;
+        deserialize_f64: |a: &Self| a.floats::<1>(FLOAT).map(|[v]| f64::from(v)), 8 => visit_f64;
     }
 
     fn deserialize_tuple_struct<V: Visitor<'x>>(

@@ -135,8 +135,7 @@ impl<'de> Deserializer<'de> {
         let (bytes, start) = match self.cfg.strings {
             Strings::Nul => {
                 if let Some(s) = crate::words::ascii_to_nul(&self.input[self.pos..]) {
-                    self.last = at;
-                    self.pos += s.len() + 1;
+                    self.take(s.len() + 1, "a string")?;
                     return Ok(Text::Borrowed(s));
                 }
                 let Some(n) = memchr::memchr(0, &self.input[self.pos..]) else {
