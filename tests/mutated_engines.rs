@@ -402,7 +402,8 @@ impl Judge {
 
     /// Differences the README lists, which only hostile bytes reach: Godot 3 keeps
     /// equal Dictionary keys that are Dictionaries apart (it compares them by
-    /// identity), Godot 3.2.3 loses a PoolRealArray key holding NaN, and Godot 4 prints
+    /// identity), Godot 3.2.3 loses a key holding a PoolRealArray with NaN (at any depth:
+    /// an Array key compares its items), and Godot 4 prints
     /// NodePaths with empty names or subnames its own way.
     fn known_difference(&self, v: &Variant) -> bool {
         let g3 = self.dialect != Dialect::Godot4;
@@ -414,7 +415,9 @@ impl Judge {
             d.keys().any(|k| {
                 (g3 && k.as_dictionary().is_some())
                     || (self.godot32
-                        && matches!(k, Variant::PoolRealArray(a) if a.iter().any(|f| f.is_nan())))
+                        && holds(k, |x| {
+                            matches!(x, Variant::PoolRealArray(a) if a.iter().any(|f| f.is_nan()))
+                        }))
             })
         })
     }

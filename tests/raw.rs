@@ -684,6 +684,79 @@ fn settings_known_at_compile_time_write_what_runtime_ones_write() {
         .quickcheck(prop as fn(Packet, bool, bool) -> bool);
 }
 
+/// What one read gives: the value's bytes written back and its Debug text (NaN floats
+/// are not equal to themselves), or the error's text (offset included) and kind.
+fn outcome<T: Serialize + std::fmt::Debug>(cfg: Config, r: godot_bin::Result<T>) -> String {
+    match r {
+        Ok(v) => format!("{v:?} {:?}", cfg.to_vec(&v).map(|b| hex(&b))),
+        Err(e) => format!("error {e} {:?}", e.kind()),
+    }
+}
+
+/// `from_slice` and its siblings compile the common settings in (`raw::Known`); a
+/// `Deserializer` made with `from_slice` reads them as it runs. Both read the same
+/// value from the same bytes, or fail with the same error at the same offset: on
+/// encoded packets, on those bytes cut or with a byte changed, and on packets whose
+/// fields carry their own settings (which the compiled reader hands to a run-time one).
+#[test]
+fn settings_known_at_compile_time_read_what_runtime_ones_read() {
+    #[derive(Serialize, Deserialize, Debug)]
+    struct Own {
+        #[serde(with = "raw::utf8")]
+        utf8: String,
+        #[serde(with = "raw::str0")]
+        names: Vec<String>,
+        #[serde(with = "raw::tag16")]
+        id: Ids,
+        #[serde(with = "raw::count8")]
+        pairs: Vec<(Half, Vector3)>,
+        after: Option<(String, Quat)>,
+        #[serde(with = "raw::rest")]
+        tail: Vec<u8>,
+    }
+    fn same<T>(cfg: Config, bytes: &[u8]) -> bool
+    where
+        T: Serialize + for<'de> Deserialize<'de> + std::fmt::Debug,
+    {
+        let known = outcome(cfg, cfg.from_slice::<T>(bytes));
+        let mut de = raw::Deserializer::from_slice(bytes, cfg);
+        let runtime = T::deserialize(&mut de).and_then(|v| de.end().map(|()| v));
+        let runtime = outcome(cfg, runtime);
+        known == runtime
+    }
+    fn prop(p: Packet, names: Vec<String>, nul: bool, big: bool, cut: u16, flip: u16) -> bool {
+        let strings = if nul { Strings::Nul } else { Strings::Utf8 };
+        let cfg = Config::new().strings(strings).big_endian(big);
+        let names: Vec<String> = names.into_iter().map(|n| n.replace('\0', "")).collect();
+        let own = Own {
+            utf8: names.concat(),
+            names: names.clone(),
+            id: Ids::Move { x: 1.5 },
+            pairs: vec![(Half::from_f32(0.5), Vector3::new(1.0, -2.0, 3.0))],
+            after: names
+                .first()
+                .map(|n| (n.clone(), Quat::new(0.0, 0.5, 0.0, 0.866))),
+            tail: vec![7, 8],
+        };
+        let mut cases = Vec::new();
+        for bytes in [cfg.to_vec(&p), cfg.to_vec(&own)].into_iter().flatten() {
+            let mut flipped = bytes.clone();
+            if !flipped.is_empty() {
+                let i = usize::from(flip) % flipped.len();
+                flipped[i] ^= 1 << (flip % 8);
+            }
+            let cut = bytes[..usize::from(cut) % (bytes.len() + 1)].to_vec();
+            cases.extend([bytes, flipped, cut]);
+        }
+        cases
+            .iter()
+            .all(|b| same::<Packet>(cfg, b) && same::<Own>(cfg, b))
+    }
+    QuickCheck::new()
+        .tests(2000)
+        .quickcheck(prop as fn(Packet, Vec<String>, bool, bool, u16, u16) -> bool);
+}
+
 /// A field with its own settings goes on at run time, on the same output: what it
 /// writes still counts for the item that holds it.
 #[test]

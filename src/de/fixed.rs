@@ -63,19 +63,17 @@ impl<'de> de::SeqAccess<'de> for FixedSeq<'_> {
     }
 }
 
-/// The 32-bit words of one math value (floats) or integer vector (ints), as the
-/// `SeqAccess` its visitor takes: lighter than [`FixedSeq`], whose element kind is
-/// only known at run time.
+/// The 32-bit words of one integer vector, as the `SeqAccess` its visitor takes:
+/// lighter than [`FixedSeq`], whose element kind is only known at run time.
 pub(crate) struct Words<'b> {
     bytes: &'b [u8],
-    ints: bool,
 }
 
 impl<'b> Words<'b> {
     /// `bytes` is whole words.
     #[inline]
-    pub(crate) fn new(bytes: &'b [u8], ints: bool) -> Self {
-        Words { bytes, ints }
+    pub(crate) fn new(bytes: &'b [u8]) -> Self {
+        Words { bytes }
     }
 
     /// Words the visitor did not take.
@@ -95,13 +93,9 @@ impl<'de> de::SeqAccess<'de> for Words<'_> {
         }
         let (word, rest) = self.bytes.split_at(4);
         self.bytes = rest;
-        let word = le::<4>(word);
-        if self.ints {
-            seed.deserialize(de::value::I32Deserializer::new(i32::from_le_bytes(word)))
-        } else {
-            seed.deserialize(de::value::F32Deserializer::new(f32::from_le_bytes(word)))
-        }
-        .map(Some)
+        let word = i32::from_le_bytes(le::<4>(word));
+        seed.deserialize(de::value::I32Deserializer::new(word))
+            .map(Some)
     }
 
     #[inline]

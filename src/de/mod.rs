@@ -676,7 +676,13 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             _ => return self.any(h, visitor, false).map_err(|e| e.or_at(h.at)),
         };
         let bytes = self.item_bytes(n, 4, "a math value")?;
-        let mut words = fixed::Words::new(&bytes, ints);
+        if !ints {
+            // The floats in one piece (the math types' visitor takes them as bytes).
+            return visitor
+                .visit_bytes::<Error>(&bytes)
+                .map_err(|e| e.or_at(h.at));
+        }
+        let mut words = fixed::Words::new(&bytes);
         let v = visitor.visit_seq(&mut words).map_err(|e| e.or_at(h.at))?;
         match words.left() {
             0 => Ok(v),

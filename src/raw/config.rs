@@ -5,7 +5,6 @@ use std::io::{self, Read};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use super::de::Deserializer;
 use crate::error::{Error, ErrorKind, Result};
 
 /// Byte order of numbers and length prefixes (`StreamPeer.big_endian`).
@@ -160,10 +159,7 @@ impl Config {
 
     /// Reads one `T` that fills `bytes` exactly; strings and byte slices borrow.
     pub fn from_slice<'de, T: Deserialize<'de>>(&self, bytes: &'de [u8]) -> Result<T> {
-        let mut de = Deserializer::from_slice(bytes, *self);
-        let value = T::deserialize(&mut de).map_err(|e| e.or_at(de.last_item()))?;
-        de.end()?;
-        Ok(value)
+        super::de::deserialize(bytes, *self, true).map(|(value, _)| value)
     }
 
     /// Reads one `T` from the front of `bytes`, and how many bytes it took: for
@@ -172,9 +168,7 @@ impl Config {
         &self,
         bytes: &'de [u8],
     ) -> Result<(T, usize)> {
-        let mut de = Deserializer::from_slice(bytes, *self);
-        let value = T::deserialize(&mut de).map_err(|e| e.or_at(de.last_item()))?;
-        Ok((value, de.position()))
+        super::de::deserialize(bytes, *self, false)
     }
 
     /// Reads one `T` from `reader`, which must end right after it (a packet's bytes:

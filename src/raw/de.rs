@@ -1,9 +1,13 @@
 //! The raw layout's `Deserializer`: the Rust type says what comes next, as the
 //! `get_*` calls of a GDScript reader do.
 
+use std::marker::PhantomData;
+
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
+use serde::Deserialize;
 
 use super::config::{Config, Count, Endian, Strings, Width};
+use super::known::{agrees, Choice, Known, LittleNul, LittleUtf8, Runtime};
 use super::marker::{numeric, Marker};
 use crate::de::read::SliceRead;
 use crate::error::{Error, ErrorKind, Result};
@@ -24,7 +28,7 @@ use crate::table::Layout;
 /// de.end()?;
 /// # Ok::<(), godot_bin::Error>(())
 /// ```
-pub struct Deserializer<'de> {
+pub struct Deserializer<'de, K = Runtime> {
     input: &'de [u8],
     pos: usize,
     /// Where the last item read started: the offset of an error a visitor returns.
@@ -33,11 +37,36 @@ pub struct Deserializer<'de> {
     depth: usize,
     /// Inside a [`Half`](super::Half): the next float is binary16.
     half: bool,
+    known: PhantomData<K>,
+}
+
+/// Reads one `T` from the front of `bytes` (all of them if `whole`), with the settings
+/// known at compile time where they are common ones (each such choice compiles `T`'s
+/// deserialization once more). Gives the value and the bytes it took.
+#[inline]
+pub(crate) fn deserialize<'de, T: Deserialize<'de>>(
+    bytes: &'de [u8],
+    cfg: Config,
+    whole: bool,
+) -> Result<(T, usize)> {
+    match Choice::of(&cfg) {
+        Choice::LittleNul => Deserializer::<LittleNul>::known(bytes, cfg).read(whole),
+        Choice::LittleUtf8 => Deserializer::<LittleUtf8>::known(bytes, cfg).read(whole),
+        Choice::Runtime => Deserializer::<Runtime>::known(bytes, cfg).read(whole),
+    }
 }
 
 impl<'de> Deserializer<'de> {
     /// Reads `input` from its start with `cfg`.
     pub fn from_slice(input: &'de [u8], cfg: Config) -> Self {
+        Deserializer::known(input, cfg)
+    }
+}
+
+impl<'de, K: Known> Deserializer<'de, K> {
+    /// `cfg` must agree with what `K` knows.
+    fn known(input: &'de [u8], cfg: Config) -> Self {
+        debug_assert!(agrees::<K>(&cfg));
         Deserializer {
             input,
             pos: 0,
@@ -45,17 +74,33 @@ impl<'de> Deserializer<'de> {
             cfg,
             depth: 0,
             half: false,
+            known: PhantomData,
         }
+    }
+
+    /// One `T` (filling the input if `whole`), and the bytes it took.
+    #[inline]
+    fn read<T: Deserialize<'de>>(mut self, whole: bool) -> Result<(T, usize)> {
+        let value = T::deserialize(&mut self).map_err(|e| e.or_at(self.last))?;
+        if whole {
+            self.end()?;
+        }
+        Ok((value, self.pos))
+    }
+
+    #[inline(always)]
+    fn endian(&self) -> Endian {
+        K::ENDIAN.unwrap_or(self.cfg.endian)
+    }
+
+    #[inline(always)]
+    fn strings(&self) -> Strings {
+        K::STRINGS.unwrap_or(self.cfg.strings)
     }
 
     /// Bytes consumed so far: after a value, its length.
     pub fn position(&self) -> usize {
         self.pos
-    }
-
-    /// Where the last item read started: where an error without an offset belongs.
-    pub(crate) fn last_item(&self) -> usize {
-        self.last
     }
 
     /// Fails with `TrailingBytes` unless the input is used up.
@@ -132,7 +177,7 @@ impl<'de> Deserializer<'de> {
 
     fn string(&mut self) -> Result<Text<'de>> {
         let at = self.pos;
-        let (bytes, start) = match self.cfg.strings {
+        let (bytes, start) = match self.strings() {
             Strings::Nul => {
                 if let Some(s) = crate::words::ascii_to_nul(&self.input[self.pos..]) {
                     self.take(s.len() + 1, "a string")?;
@@ -161,7 +206,7 @@ impl<'de> Deserializer<'de> {
         }
         // The engines' UTF-8 readers drop a leading BOM (the writer doubles one).
         let (bytes, start) = match bytes.strip_prefix("\u{FEFF}".as_bytes()) {
-            Some(rest) if self.cfg.strings.is_utf8() => (rest, start + 3),
+            Some(rest) if self.strings().is_utf8() => (rest, start + 3),
             _ => (bytes, start),
         };
         std::str::from_utf8(bytes)
@@ -170,7 +215,7 @@ impl<'de> Deserializer<'de> {
     }
 
     fn tag(&mut self) -> Result<u32> {
-        Ok(match self.cfg.tag {
+        Ok(match K::TAG.unwrap_or(self.cfg.tag) {
             Width::U8 => u8::read(self, "a variant id")?.into(),
             Width::U16 => u16::read(self, "a variant id")?.into(),
             Width::U32 => u32::read(self, "a variant id")?,
@@ -229,23 +274,17 @@ impl<'de> Deserializer<'de> {
         r
     }
 
-    /// A math value: `n` floats, read at once.
+    /// A math value: `n` floats, read at once and handed to the math types' visitor
+    /// as their little-endian bytes.
     #[inline]
     fn floats<V: Visitor<'de>>(&mut self, n: usize, visitor: V) -> Result<V::Value> {
         let at = self.pos;
         let bytes = self.take(4 * n, "a math value's floats")?;
-        let mut floats = Floats {
-            bytes,
-            big: self.cfg.endian == Endian::Big,
-        };
-        let value = visitor.visit_seq(&mut floats).map_err(|e| e.or_at(at))?;
-        if !floats.bytes.is_empty() {
-            return Err(Error::at(
-                ErrorKind::Message(format!("a math value of {n} floats read only in part")),
-                at,
-            ));
+        match self.endian() {
+            Endian::Little => visitor.visit_borrowed_bytes(bytes),
+            Endian::Big => swapped(bytes, visitor),
         }
-        Ok(value)
+        .map_err(|e| e.or_at(at))
     }
 
     /// A one-byte flag, 0 or 1.
@@ -259,16 +298,28 @@ impl<'de> Deserializer<'de> {
         }
     }
 
-    /// Deserializes with `change` applied to the settings, then restores them.
+    /// Deserializes with `change` applied to the settings, through a [`Runtime`]
+    /// deserializer that goes on from here.
     fn with<V: Visitor<'de>>(
         &mut self,
         change: impl FnOnce(&mut Config),
         visitor: V,
     ) -> Result<V::Value> {
-        let saved = self.cfg;
-        change(&mut self.cfg);
-        let r = visitor.visit_newtype_struct(&mut *self);
-        self.cfg = saved;
+        let mut cfg = self.cfg;
+        change(&mut cfg);
+        let mut runtime = Deserializer::<Runtime> {
+            input: self.input,
+            pos: self.pos,
+            last: self.last,
+            cfg,
+            depth: self.depth,
+            half: self.half,
+            known: PhantomData,
+        };
+        let r = visitor.visit_newtype_struct(&mut runtime);
+        self.pos = runtime.pos;
+        self.last = runtime.last;
+        self.half = runtime.half;
         r
     }
 
@@ -294,16 +345,16 @@ enum Text<'de> {
 
 /// A number in the configured byte order.
 trait Number: Sized {
-    fn read(de: &mut Deserializer<'_>, what: &'static str) -> Result<Self>;
+    fn read<K: Known>(de: &mut Deserializer<'_, K>, what: &'static str) -> Result<Self>;
 }
 
 macro_rules! number {
     ($($t:ty),*) => {$(
         impl Number for $t {
             #[inline]
-            fn read(de: &mut Deserializer<'_>, what: &'static str) -> Result<Self> {
+            fn read<K: Known>(de: &mut Deserializer<'_, K>, what: &'static str) -> Result<Self> {
                 let b = de.array(what)?;
-                Ok(match de.cfg.endian {
+                Ok(match de.endian() {
                     Endian::Little => <$t>::from_le_bytes(b),
                     Endian::Big => <$t>::from_be_bytes(b),
                 })
@@ -340,7 +391,7 @@ macro_rules! numbers {
     )*};
 }
 
-impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
+impl<'de, K: Known> de::Deserializer<'de> for &mut Deserializer<'de, K> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value> {
@@ -613,35 +664,16 @@ fn ids(variants: &[&str]) -> String {
     ids.join(", ")
 }
 
-/// The floats of a math value.
-struct Floats<'b> {
-    bytes: &'b [u8],
-    big: bool,
-}
-
-impl<'de> de::SeqAccess<'de> for Floats<'_> {
-    type Error = Error;
-
-    #[inline]
-    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
-        if self.bytes.len() < 4 {
-            return Ok(None);
-        }
-        let (word, rest) = self.bytes.split_at(4);
-        self.bytes = rest;
-        let word = crate::words::le::<4>(word);
-        let v = if self.big {
-            f32::from_be_bytes(word)
-        } else {
-            f32::from_le_bytes(word)
-        };
-        seed.deserialize(de::value::F32Deserializer::new(v))
-            .map(Some)
+/// Big-endian floats (at most a Projection's 16) to the visitor as little-endian
+/// bytes; out of line, as the little-endian path does not need its buffer.
+#[inline(never)]
+fn swapped<'de, V: Visitor<'de>>(bytes: &[u8], visitor: V) -> Result<V::Value> {
+    let mut buf = [0u8; 64];
+    let buf = &mut buf[..bytes.len()];
+    for (to, from) in buf.chunks_exact_mut(4).zip(bytes.chunks_exact(4)) {
+        to.copy_from_slice(&[from[3], from[2], from[1], from[0]]);
     }
-
-    fn size_hint(&self) -> Option<usize> {
-        Some(self.bytes.len() / 4)
-    }
+    visitor.visit_bytes(buf)
 }
 
 /// Every item of a sequence (and key of a map) takes a byte: a count of zero-byte items
@@ -655,15 +687,15 @@ fn no_bytes(at: usize) -> Error {
 }
 
 /// Items that follow each other: `left` of them, or (`None`) up to the end.
-struct Items<'a, 'de> {
-    de: &'a mut Deserializer<'de>,
+struct Items<'a, 'de, K> {
+    de: &'a mut Deserializer<'de, K>,
     left: Option<usize>,
     /// The items of a sequence or map (not the fields of a tuple or struct): each must
     /// take at least a byte, which bounds their number by the input's size.
     counted: bool,
 }
 
-impl Items<'_, '_> {
+impl<K> Items<'_, '_, K> {
     /// Whether another item comes.
     #[inline]
     fn more(&mut self) -> bool {
@@ -678,7 +710,7 @@ impl Items<'_, '_> {
     }
 }
 
-impl<'de> Items<'_, 'de> {
+impl<'de, K: Known> Items<'_, 'de, K> {
     /// The next item (or map key), at its offset; one of a sequence or map must take a
     /// byte.
     #[inline]
@@ -695,7 +727,7 @@ impl<'de> Items<'_, 'de> {
     }
 }
 
-impl<'de> de::SeqAccess<'de> for Items<'_, 'de> {
+impl<'de, K: Known> de::SeqAccess<'de> for Items<'_, 'de, K> {
     type Error = Error;
 
     #[inline]
@@ -708,10 +740,10 @@ impl<'de> de::SeqAccess<'de> for Items<'_, 'de> {
     }
 }
 
-impl<'de> de::MapAccess<'de> for Items<'_, 'de> {
+impl<'de, K: Known> de::MapAccess<'de> for Items<'_, 'de, K> {
     type Error = Error;
 
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+    fn next_key_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
         self.next(seed)
     }
 
@@ -726,12 +758,12 @@ impl<'de> de::MapAccess<'de> for Items<'_, 'de> {
 }
 
 /// An enum whose variant is known; its fields follow.
-struct Enum<'a, 'de> {
-    de: &'a mut Deserializer<'de>,
+struct Enum<'a, 'de, K> {
+    de: &'a mut Deserializer<'de, K>,
     index: u32,
 }
 
-impl<'de> de::EnumAccess<'de> for Enum<'_, 'de> {
+impl<'de, K: Known> de::EnumAccess<'de> for Enum<'_, 'de, K> {
     type Error = Error;
     type Variant = Self;
 
@@ -741,7 +773,7 @@ impl<'de> de::EnumAccess<'de> for Enum<'_, 'de> {
     }
 }
 
-impl<'de> de::VariantAccess<'de> for Enum<'_, 'de> {
+impl<'de, K: Known> de::VariantAccess<'de> for Enum<'_, 'de, K> {
     type Error = Error;
 
     fn unit_variant(self) -> Result<()> {

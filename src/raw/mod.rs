@@ -72,6 +72,7 @@
 mod config;
 mod de;
 mod half;
+mod known;
 mod layout;
 mod marker;
 mod modules;
@@ -90,12 +91,13 @@ pub use ::half::f16;
 pub use config::{Config, Count, Endian, Strings, Width};
 pub use de::Deserializer;
 pub use half::Half;
+pub use known::{Known, Runtime};
 pub use layout::{Field, Layout, Value};
 pub use modules::{
     count16, count32, count8, rest, str0, string3, string4, tag16, tag32, tag8, utf8,
 };
 pub(crate) use ser::is_vec_serializer;
-pub use ser::{Known, Runtime, Serializer};
+pub use ser::Serializer;
 pub use var::Var;
 
 /// `value` in the raw layout with the default [`Config`].

@@ -6,6 +6,7 @@ use std::marker::PhantomData;
 use serde::ser::{self, Serialize};
 
 use super::config::{Config, Count, Endian, Strings, Width};
+use super::known::{agrees, Choice, Known, LittleNul, LittleUtf8, Runtime};
 use super::marker::{variant_id, Marker};
 use crate::error::{Error, ErrorKind, Result};
 use crate::table::Layout;
@@ -30,87 +31,6 @@ pub struct Serializer<W, K = Runtime> {
     known: PhantomData<K>,
 }
 
-/// The settings a [`Serializer`] knows when it is compiled. `Config::to_vec` and its
-/// siblings pick one for the common settings (little endian, `u8` ids, NUL-terminated
-/// or `put_utf8_string` strings), so that no write asks the settings again; a
-/// field's own settings (`str0`, `count8`, …) go on at run time.
-pub trait Known: sealed::Sealed + Sized {
-    #[doc(hidden)]
-    const ENDIAN: Option<Endian>;
-    #[doc(hidden)]
-    const STRINGS: Option<Strings>;
-    #[doc(hidden)]
-    const TAG: Option<Width>;
-    /// Serializes `value` with the settings `cfg`, which differ from `ser`'s.
-    #[doc(hidden)]
-    fn changed<W: io::Write, T: ?Sized + Serialize>(
-        ser: &mut Serializer<W, Self>,
-        cfg: Config,
-        value: &T,
-    ) -> Result<()>;
-}
-
-mod sealed {
-    pub trait Sealed {}
-    impl Sealed for super::Runtime {}
-    impl Sealed for super::LittleNul {}
-    impl Sealed for super::LittleUtf8 {}
-}
-
-/// Every setting read from the [`Config`] as it runs.
-#[derive(Debug, Clone, Copy)]
-pub struct Runtime;
-
-impl Known for Runtime {
-    const ENDIAN: Option<Endian> = None;
-    const STRINGS: Option<Strings> = None;
-    const TAG: Option<Width> = None;
-    fn changed<W: io::Write, T: ?Sized + Serialize>(
-        ser: &mut Serializer<W, Self>,
-        cfg: Config,
-        value: &T,
-    ) -> Result<()> {
-        let saved = std::mem::replace(&mut ser.cfg, cfg);
-        let r = value.serialize(&mut *ser);
-        ser.cfg = saved;
-        r
-    }
-}
-
-/// Settings known at compile time: a changed one hands the value to a [`Runtime`]
-/// serializer on the same output.
-macro_rules! known {
-    ($($(#[$doc:meta])* $name:ident: $endian:ident, $strings:ident, $tag:ident;)*) => {$(
-        $(#[$doc])*
-        #[derive(Debug, Clone, Copy)]
-        pub(crate) struct $name;
-
-        impl Known for $name {
-            const ENDIAN: Option<Endian> = Some(Endian::$endian);
-            const STRINGS: Option<Strings> = Some(Strings::$strings);
-            const TAG: Option<Width> = Some(Width::$tag);
-            fn changed<W: io::Write, T: ?Sized + Serialize>(
-                ser: &mut Serializer<W, Self>,
-                cfg: Config,
-                value: &T,
-            ) -> Result<()> {
-                let mut runtime = Serializer::<_, Runtime>::new(&mut ser.out, cfg);
-                runtime.half = ser.half;
-                let r = value.serialize(&mut runtime);
-                ser.half = runtime.half;
-                ser.written = ser.written.wrapping_add(runtime.written);
-                r
-            }
-        }
-    )*};
-}
-known! {
-    /// Little endian, NUL-terminated strings, `u8` ids.
-    LittleNul: Little, Nul, U8;
-    /// Little endian, `put_utf8_string` strings, `u8` ids.
-    LittleUtf8: Little, Utf8, U8;
-}
-
 /// Serializes `value` to `out`, with the settings known at compile time where they
 /// are common ones (each such choice compiles `T`'s serialization once more).
 #[inline]
@@ -119,15 +39,26 @@ pub(crate) fn serialize<W: io::Write, T: ?Sized + Serialize>(
     cfg: Config,
     value: &T,
 ) -> Result<()> {
-    match (cfg.endian, cfg.strings, cfg.tag) {
-        (Endian::Little, Strings::Nul, Width::U8) => {
-            value.serialize(&mut Serializer::<W, LittleNul>::known(out, cfg))
-        }
-        (Endian::Little, Strings::Utf8, Width::U8) => {
-            value.serialize(&mut Serializer::<W, LittleUtf8>::known(out, cfg))
-        }
-        _ => value.serialize(&mut Serializer::new(out, cfg)),
+    match Choice::of(&cfg) {
+        Choice::LittleNul => value.serialize(&mut Serializer::<W, LittleNul>::known(out, cfg)),
+        Choice::LittleUtf8 => value.serialize(&mut Serializer::<W, LittleUtf8>::known(out, cfg)),
+        Choice::Runtime => value.serialize(&mut Serializer::new(out, cfg)),
     }
+}
+
+/// Serializes `value` with the settings `cfg` through a [`Runtime`] serializer on
+/// `ser`'s output; what it writes counts toward `ser`'s item.
+pub(super) fn runtime_on<W: io::Write, K: Known, T: ?Sized + Serialize>(
+    ser: &mut Serializer<W, K>,
+    cfg: Config,
+    value: &T,
+) -> Result<()> {
+    let mut runtime = Serializer::<_, Runtime>::new(&mut ser.out, cfg);
+    runtime.half = ser.half;
+    let r = value.serialize(&mut runtime);
+    ser.half = runtime.half;
+    ser.written = ser.written.wrapping_add(runtime.written);
+    r
 }
 
 /// Whether `S` is a raw serializer into a `Vec<u8>` (of `to_vec`), which takes a math
@@ -150,9 +81,7 @@ impl<W: io::Write> Serializer<W> {
 impl<W: io::Write, K: Known> Serializer<W, K> {
     /// `cfg` must agree with what `K` knows.
     fn known(out: W, cfg: Config) -> Self {
-        debug_assert!(K::ENDIAN.map_or(true, |e| e == cfg.endian));
-        debug_assert!(K::STRINGS.map_or(true, |e| e == cfg.strings));
-        debug_assert!(K::TAG.map_or(true, |e| e == cfg.tag));
+        debug_assert!(agrees::<K>(&cfg));
         Serializer {
             out,
             cfg,
@@ -170,6 +99,11 @@ impl<W: io::Write, K: Known> Serializer<W, K> {
     #[inline(always)]
     fn strings(&self) -> Strings {
         K::STRINGS.unwrap_or(self.cfg.strings)
+    }
+
+    /// Puts `cfg` in place of the settings, and gives back those it replaced.
+    pub(super) fn replace_config(&mut self, cfg: Config) -> Config {
+        std::mem::replace(&mut self.cfg, cfg)
     }
 
     /// The writer back.
