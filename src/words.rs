@@ -73,33 +73,43 @@ pub(crate) fn tiny(b: &[u8]) -> u64 {
 /// (a NUL-terminated string's end and its check). `None` for anything else.
 #[inline]
 pub(crate) fn ascii_to_nul(b: &[u8]) -> Option<&str> {
-    let mut i = 0;
-    while i < 64 {
-        let w = if i + 8 <= b.len() {
-            u64::from_le_bytes(le::<8>(&b[i..i + 8]))
-        } else if i < b.len() {
-            // Past the end: bytes that are neither NUL nor high, so no end is found there.
-            let n = b.len() - i;
-            word(b, i, n) | 0x7F7F_7F7F_7F7F_7F7F << (8 * n)
-        } else {
-            return None;
-        };
-        let zeros = zero_bytes(w);
-        if (zeros | w & HIGH) != 0 {
-            // High bytes below the first NUL (or with none).
-            let before = (zeros & zeros.wrapping_neg()).wrapping_sub(1);
-            if zeros == 0 || w & HIGH & before != 0 {
-                return None;
-            }
-            let end = i + zeros.trailing_zeros() as usize / 8;
-            // SAFETY: every byte of `b[..end]` was in a word tested above and had its
-            // high bit clear: ASCII, hence UTF-8.
-            #[allow(unsafe_code)]
-            return Some(unsafe { std::str::from_utf8_unchecked(&b[..end]) });
+    let head = &b[..b.len().min(64)];
+    let mut words = head.chunks_exact(8);
+    let mut at = 0;
+    for w in &mut words {
+        let w = u64::from_le_bytes(le::<8>(w));
+        if (zero_bytes(w) | w & HIGH) != 0 {
+            return ascii_before_nul(b, at, w);
         }
-        i += 8;
+        at += 8;
+    }
+    let tail = words.remainder();
+    if tail.is_empty() {
+        return None;
+    }
+    // Past the end: bytes that are neither NUL nor high, so no end is found there.
+    let w = word(tail, 0, tail.len()) | 0x7F7F_7F7F_7F7F_7F7F << (8 * tail.len());
+    if (zero_bytes(w) | w & HIGH) != 0 {
+        return ascii_before_nul(b, at, w);
     }
     None
+}
+
+/// [`ascii_to_nul`] once the word at `at` holds a NUL or a high byte: the string,
+/// when that word's first NUL comes before any high byte (the words before it had
+/// neither).
+#[inline]
+fn ascii_before_nul(b: &[u8], at: usize, w: u64) -> Option<&str> {
+    let zeros = zero_bytes(w);
+    let before = (zeros & zeros.wrapping_neg()).wrapping_sub(1);
+    if zeros == 0 || w & HIGH & before != 0 {
+        return None;
+    }
+    let end = at + zeros.trailing_zeros() as usize / 8;
+    // SAFETY: every byte of `b[..end]` was in a word tested by `ascii_to_nul` or here
+    // and had its high bit clear: ASCII, hence UTF-8.
+    #[allow(unsafe_code)]
+    Some(unsafe { std::str::from_utf8_unchecked(&b[..end]) })
 }
 
 /// `b` as a string when it is 1 to 64 bytes of ASCII without NUL (most keys, names

@@ -159,7 +159,7 @@ impl Config {
 
     /// Reads one `T` that fills `bytes` exactly; strings and byte slices borrow.
     pub fn from_slice<'de, T: Deserialize<'de>>(&self, bytes: &'de [u8]) -> Result<T> {
-        super::de::deserialize(bytes, *self, true).map(|(value, _)| value)
+        super::de::deserialize(bytes, *self, None)
     }
 
     /// Reads one `T` from the front of `bytes`, and how many bytes it took: for
@@ -168,7 +168,9 @@ impl Config {
         &self,
         bytes: &'de [u8],
     ) -> Result<(T, usize)> {
-        super::de::deserialize(bytes, *self, false)
+        let mut used = 0;
+        let value = super::de::deserialize(bytes, *self, Some(&mut used))?;
+        Ok((value, used))
     }
 
     /// Reads one `T` from `reader`, which must end right after it (a packet's bytes:

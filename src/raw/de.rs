@@ -40,19 +40,20 @@ pub struct Deserializer<'de, K = Runtime> {
     known: PhantomData<K>,
 }
 
-/// Reads one `T` from the front of `bytes` (all of them if `whole`), with the settings
-/// known at compile time where they are common ones (each such choice compiles `T`'s
-/// deserialization once more). Gives the value and the bytes it took.
+/// Reads one `T` from the front of `bytes`, with the settings known at compile time
+/// where they are common ones (each such choice compiles `T`'s deserialization once
+/// more). With `used`, it is set to the bytes the value took; without, the value must
+/// take them all.
 #[inline]
 pub(crate) fn deserialize<'de, T: Deserialize<'de>>(
     bytes: &'de [u8],
     cfg: Config,
-    whole: bool,
-) -> Result<(T, usize)> {
+    used: Option<&mut usize>,
+) -> Result<T> {
     match Choice::of(&cfg) {
-        Choice::LittleNul => Deserializer::<LittleNul>::known(bytes, cfg).read(whole),
-        Choice::LittleUtf8 => Deserializer::<LittleUtf8>::known(bytes, cfg).read(whole),
-        Choice::Runtime => Deserializer::<Runtime>::known(bytes, cfg).read(whole),
+        Choice::LittleNul => Deserializer::<LittleNul>::known(bytes, cfg).read(used),
+        Choice::LittleUtf8 => Deserializer::<LittleUtf8>::known(bytes, cfg).read(used),
+        Choice::Runtime => Deserializer::<Runtime>::known(bytes, cfg).read(used),
     }
 }
 
@@ -78,14 +79,19 @@ impl<'de, K: Known> Deserializer<'de, K> {
         }
     }
 
-    /// One `T` (filling the input if `whole`), and the bytes it took.
+    /// One `T`: see [`deserialize`].
     #[inline]
-    fn read<T: Deserialize<'de>>(mut self, whole: bool) -> Result<(T, usize)> {
-        let value = T::deserialize(&mut self).map_err(|e| e.or_at(self.last))?;
-        if whole {
-            self.end()?;
+    fn read<T: Deserialize<'de>>(mut self, used: Option<&mut usize>) -> Result<T> {
+        match T::deserialize(&mut self) {
+            Ok(value) => match used {
+                Some(used) => {
+                    *used = self.pos;
+                    Ok(value)
+                }
+                None => self.end().map(|()| value),
+            },
+            Err(e) => Err(e.or_at(self.last)),
         }
-        Ok((value, self.pos))
     }
 
     #[inline(always)]
