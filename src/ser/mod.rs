@@ -212,7 +212,7 @@ impl<'a> Serializer<'a> {
         Ok(open)
     }
 
-    #[inline(always)]
+    #[inline]
     fn str_value(&mut self, v: &str) -> Result<()> {
         put_tagged_str(self.out, STRING_ID, v)
     }
@@ -890,7 +890,7 @@ impl ser::SerializeMap for Compound<'_, '_> {
 impl ser::SerializeStruct for Compound<'_, '_> {
     type Ok = ();
     type Error = Error;
-    #[inline(always)]
+    #[inline]
     fn serialize_field<T: ?Sized + Serialize>(
         &mut self,
         key: &'static str,

@@ -62,7 +62,7 @@ fn put_str_long(out: &mut Vec<u8>, s: &str) -> Result<()> {
 }
 
 /// A String Variant: header, length, UTF-8 bytes, zero padding, after the NUL check.
-#[inline(always)]
+#[inline]
 pub(crate) fn put_tagged_str(out: &mut Vec<u8>, header: u32, s: &str) -> Result<()> {
     let mut head = [0u8; 8];
     head[..4].copy_from_slice(&header.to_le_bytes());
@@ -484,7 +484,6 @@ impl<'a> ser::Serializer for ElemSerializer<'a> {
     fn serialize_char(self, v: char) -> Result<()> {
         self.serialize_str(v.encode_utf8(&mut [0; 4]))
     }
-    #[inline]
     fn serialize_str(self, v: &str) -> Result<()> {
         match self.elem {
             Elem::Str => put_str(self.out, v),
