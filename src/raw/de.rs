@@ -21,6 +21,10 @@ use crate::table::Layout;
 /// [`Config::variant`](super::Config::variant) (for recursive types; the encoder has
 /// none, so a deeper value needs a higher limit to be read back).
 ///
+/// One made with [`from_slice`](Self::from_slice) reads its settings as it runs
+/// ([`Runtime`]); [`Config::from_slice`](super::Config::from_slice) reads the same
+/// bytes the same way with the common settings compiled in (see [`Known`]).
+///
 /// ```
 /// use serde::Deserialize;
 /// let mut de = godot_bin::raw::Deserializer::from_slice(&[7, 0xFE, 0xFF], Default::default());
