@@ -270,3 +270,39 @@ fn godot_4_orders_string_names_in_arrays_by_address() {
          [[&\"sn_4\"]]: 4, [[&\"sn_5\"]]: 5 }"
     );
 }
+
+/// Godot 3.2.3 loses the value of a Dictionary key that holds a PoolRealArray with NaN,
+/// also inside an Array key: it prints the entry's value as null (NaN equals nothing,
+/// so the lookup of that key misses). Godot 3.6 keeps it, as the crate does, which
+/// reads the value that the bytes hold.
+#[test]
+fn godot_3_2_loses_the_value_of_a_key_holding_nan() {
+    // {[PoolRealArray(0, nan)]: "x"} and {PoolRealArray(nan): "x"}.
+    let inputs = [
+        "12000000 01000000 13000000 01000000 16000000 02000000 00000000 0000c07f 04000000 01000000 78000000",
+        "12000000 01000000 16000000 01000000 0000c07f 04000000 01000000 78000000",
+    ];
+    let hexes: Vec<String> = inputs.iter().map(|h| hex(&unhex(h))).collect();
+    for (name, lost) in [("godot3.2", true), ("godot3.6", false)] {
+        let Some(engine) = engine(name) else { return };
+        let reads = oracle_reads(&engine, Dialect::Godot3, &hexes);
+        for (input, read) in hexes.iter().zip(&reads) {
+            let v: Variant = Config::new().from_slice(&unhex(input)).unwrap();
+            let value = v.as_dictionary().unwrap().values().next().unwrap().clone();
+            assert_eq!(value, Variant::String("x".into()), "{input}");
+            assert!(read.ok, "{name} refused {input}");
+            assert_eq!(
+                read.text.ends_with(": null\n}"),
+                lost,
+                "{name}: {:?}",
+                read.text
+            );
+            assert_eq!(
+                read.text.ends_with(": \"x\"\n}"),
+                !lost,
+                "{name}: {:?}",
+                read.text
+            );
+        }
+    }
+}
