@@ -98,16 +98,6 @@ impl<'de, K: Known> Deserializer<'de, K> {
         }
     }
 
-    #[inline(always)]
-    fn endian(&self) -> Endian {
-        K::ENDIAN.unwrap_or(self.cfg.endian)
-    }
-
-    #[inline(always)]
-    fn strings(&self) -> Strings {
-        K::STRINGS.unwrap_or(self.cfg.strings)
-    }
-
     /// Bytes consumed so far: after a value, its length.
     pub fn position(&self) -> usize {
         self.pos
@@ -187,7 +177,7 @@ impl<'de, K: Known> Deserializer<'de, K> {
 
     fn string(&mut self) -> Result<Text<'de>> {
         let at = self.pos;
-        let (bytes, start) = match self.strings() {
+        let (bytes, start) = match K::strings(&self.cfg) {
             Strings::Nul => {
                 if let Some(s) = crate::words::ascii_to_nul(&self.input[self.pos..]) {
                     self.take(s.len() + 1, "a string")?;
@@ -216,7 +206,7 @@ impl<'de, K: Known> Deserializer<'de, K> {
         }
         // The engines' UTF-8 readers drop a leading BOM (the writer doubles one).
         let (bytes, start) = match bytes.strip_prefix("\u{FEFF}".as_bytes()) {
-            Some(rest) if self.strings().is_utf8() => (rest, start + 3),
+            Some(rest) if K::strings(&self.cfg).is_utf8() => (rest, start + 3),
             _ => (bytes, start),
         };
         std::str::from_utf8(bytes)
@@ -225,7 +215,7 @@ impl<'de, K: Known> Deserializer<'de, K> {
     }
 
     fn tag(&mut self) -> Result<u32> {
-        Ok(match K::TAG.unwrap_or(self.cfg.tag) {
+        Ok(match K::tag(&self.cfg) {
             Width::U8 => u8::read(self, "a variant id")?.into(),
             Width::U16 => u16::read(self, "a variant id")?.into(),
             Width::U32 => u32::read(self, "a variant id")?,
@@ -290,7 +280,7 @@ impl<'de, K: Known> Deserializer<'de, K> {
     fn floats<V: Visitor<'de>>(&mut self, n: usize, visitor: V) -> Result<V::Value> {
         let at = self.pos;
         let bytes = self.take(4 * n, "a math value's floats")?;
-        match self.endian() {
+        match K::endian(&self.cfg) {
             Endian::Little => visitor.visit_borrowed_bytes(bytes),
             Endian::Big => swapped(bytes, visitor),
         }
@@ -364,7 +354,7 @@ macro_rules! number {
             #[inline]
             fn read<K: Known>(de: &mut Deserializer<'_, K>, what: &'static str) -> Result<Self> {
                 let b = de.array(what)?;
-                Ok(match de.endian() {
+                Ok(match K::endian(&de.cfg) {
                     Endian::Little => <$t>::from_le_bytes(b),
                     Endian::Big => <$t>::from_be_bytes(b),
                 })

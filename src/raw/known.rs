@@ -21,6 +21,24 @@ pub trait Known: sealed::Sealed + Sized {
     const STRINGS: Option<Strings>;
     #[doc(hidden)]
     const TAG: Option<Width>;
+    /// The byte order: the one known at compile time, else `cfg`'s.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn endian(cfg: &Config) -> Endian {
+        Self::ENDIAN.unwrap_or(cfg.endian)
+    }
+    /// The string style: the one known at compile time, else `cfg`'s.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn strings(cfg: &Config) -> Strings {
+        Self::STRINGS.unwrap_or(cfg.strings)
+    }
+    /// The variant id width: the one known at compile time, else `cfg`'s.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn tag(cfg: &Config) -> Width {
+        Self::TAG.unwrap_or(cfg.tag)
+    }
     /// Serializes `value` with the settings `cfg`, which differ from `ser`'s.
     #[doc(hidden)]
     fn changed<W: io::Write, T: ?Sized + Serialize>(
@@ -107,7 +125,5 @@ impl Choice {
 
 /// Whether the settings known for `K` agree with `cfg`.
 pub(crate) fn agrees<K: Known>(cfg: &Config) -> bool {
-    K::ENDIAN.map_or(true, |e| e == cfg.endian)
-        && K::STRINGS.map_or(true, |s| s == cfg.strings)
-        && K::TAG.map_or(true, |t| t == cfg.tag)
+    K::endian(cfg) == cfg.endian && K::strings(cfg) == cfg.strings && K::tag(cfg) == cfg.tag
 }

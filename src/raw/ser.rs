@@ -91,16 +91,6 @@ impl<W: io::Write, K: Known> Serializer<W, K> {
         }
     }
 
-    #[inline(always)]
-    fn endian(&self) -> Endian {
-        K::ENDIAN.unwrap_or(self.cfg.endian)
-    }
-
-    #[inline(always)]
-    fn strings(&self) -> Strings {
-        K::STRINGS.unwrap_or(self.cfg.strings)
-    }
-
     /// Puts `cfg` in place of the settings, and gives back those it replaced.
     pub(super) fn replace_config(&mut self, cfg: Config) -> Config {
         std::mem::replace(&mut self.cfg, cfg)
@@ -147,7 +137,7 @@ impl<W: io::Write, K: Known> Serializer<W, K> {
     fn string(&mut self, s: &str) -> Result<()> {
         let b = s.as_bytes();
         if b.first() != Some(&BOM[0]) && !crate::words::has_nul(b) {
-            match self.strings() {
+            match K::strings(&self.cfg) {
                 Strings::Nul => {
                     self.write(b)?;
                     return self.write(&[0]);
@@ -174,7 +164,7 @@ impl<W: io::Write, K: Known> Serializer<W, K> {
         } else {
             &[][..]
         };
-        match self.strings() {
+        match K::strings(&self.cfg) {
             Strings::Utf8 => {
                 self.len32(bom.len() + s.len(), "a string length (u32)")?;
                 self.write(bom)?;
@@ -211,7 +201,7 @@ impl<W: io::Write, K: Known> Serializer<W, K> {
     #[inline(always)]
     fn tag(&mut self, index: u32, variant: &'static str) -> Result<()> {
         let id = variant_id(index, variant) as usize;
-        match K::TAG.unwrap_or(self.cfg.tag) {
+        match K::tag(&self.cfg) {
             Width::U8 => self.prefix::<u8>(id, "a u8 variant id"),
             Width::U16 => self.prefix::<u16>(id, "a u16 variant id"),
             Width::U32 => self.prefix::<u32>(id, "a u32 variant id"),
@@ -261,7 +251,7 @@ impl<W: io::Write, K: Known> Serializer<W, K> {
     /// A math value's floats given as little-endian bytes, in the stream's order.
     #[inline]
     fn floats(&mut self, v: &[u8]) -> Result<()> {
-        match self.endian() {
+        match K::endian(&self.cfg) {
             Endian::Little => self.write(v),
             Endian::Big => self.floats_swapped(v),
         }
@@ -318,7 +308,7 @@ macro_rules! number {
         impl Number for $t {
             #[inline]
             fn put<W: io::Write, K: Known>(self, s: &mut Serializer<W, K>) -> Result<()> {
-                match s.endian() {
+                match K::endian(&s.cfg) {
                     Endian::Little => s.write(&self.to_le_bytes()),
                     Endian::Big => s.write(&self.to_be_bytes()),
                 }
