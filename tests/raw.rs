@@ -907,6 +907,32 @@ fn review_findings_stay_fixed() {
     assert_eq!(at, Some(8));
     let err = cfg.to_vec(&vec![(); 3]).unwrap_err();
     assert!(matches!(err.kind(), ErrorKind::Unrepresentable(_)), "{err}");
+    // The same on every output and with every settings path: `to_vec` tells an empty
+    // item by the Vec's length (also after bytes it already held), a writer by a count,
+    // and a field with its own settings writes through a serializer of its own.
+    #[derive(Serialize, Clone)]
+    struct OwnSettings(#[serde(with = "raw::count8")] ());
+    let big = cfg.big_endian(true);
+    let utf8 = cfg.strings(raw::Strings::Utf8);
+    for c in [cfg, big, utf8, cfg.strings(raw::Strings::Nul)] {
+        let mut held = vec![7u8; 5];
+        let err = c.to_vec_into(&vec![OwnSettings(()); 2], &mut held);
+        assert!(
+            matches!(err.as_ref().map_err(|e| e.kind()), Err(ErrorKind::Unrepresentable(_))),
+            "{err:?}"
+        );
+        assert_eq!(held, [7; 5], "what the Vec held is kept");
+        let err = c.to_writer(Vec::new(), &vec![OwnSettings(()); 1]).unwrap_err();
+        assert!(matches!(err.kind(), ErrorKind::Unrepresentable(_)), "{err}");
+        let err = c.to_vec(&[(1u8, OwnSettings(())), (2, OwnSettings(()))]);
+        assert_eq!(err.unwrap(), [1, 2], "items that write something pass");
+        #[derive(Serialize)]
+        struct Str0(#[serde(with = "raw::str0")] &'static str);
+        let mut out = Vec::new();
+        c.to_writer(&mut out, &vec![Str0("a")]).unwrap();
+        assert_eq!(out, c.to_vec(&(1u32, Str0("a"))).unwrap());
+        assert!(out.ends_with(b"a\0"), "an item written only through its own settings counts");
+    }
     // Two variants with one id are refused, not decoded as the first.
     #[derive(Serialize, Deserialize, Debug)]
     enum Clash {

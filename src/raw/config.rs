@@ -127,7 +127,7 @@ impl Config {
     /// `value` in this layout.
     pub fn to_vec<T: ?Sized + Serialize>(&self, value: &T) -> Result<Vec<u8>> {
         let mut out = Vec::with_capacity(64);
-        super::ser::serialize(&mut out, *self, value)?;
+        super::ser::serialize_to_vec(&mut out, *self, value)?;
         Ok(out)
     }
 
@@ -139,7 +139,7 @@ impl Config {
         out: &mut Vec<u8>,
     ) -> Result<usize> {
         let start = out.len();
-        match super::ser::serialize(&mut *out, *self, value) {
+        match super::ser::serialize_to_vec(out, *self, value) {
             Ok(()) => Ok(out.len() - start),
             Err(e) => {
                 out.truncate(start);

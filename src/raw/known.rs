@@ -6,7 +6,7 @@ use std::io;
 use serde::Serialize;
 
 use super::config::{Config, Endian, Strings, Width};
-use super::ser::{runtime_on, Serializer};
+use super::ser::{runtime_on, Serializer, Tally};
 use crate::error::Result;
 
 /// The settings a raw [`Serializer`] or [`Deserializer`](super::Deserializer) knows
@@ -41,8 +41,8 @@ pub trait Known: sealed::Sealed + Sized {
     }
     /// Serializes `value` with the settings `cfg`, which differ from `ser`'s.
     #[doc(hidden)]
-    fn changed<W: io::Write, T: ?Sized + Serialize>(
-        ser: &mut Serializer<W, Self>,
+    fn changed<W: io::Write, C: Tally<W>, T: ?Sized + Serialize>(
+        ser: &mut Serializer<W, Self, C>,
         cfg: Config,
         value: &T,
     ) -> Result<()>;
@@ -63,8 +63,8 @@ impl Known for Runtime {
     const ENDIAN: Option<Endian> = None;
     const STRINGS: Option<Strings> = None;
     const TAG: Option<Width> = None;
-    fn changed<W: io::Write, T: ?Sized + Serialize>(
-        ser: &mut Serializer<W, Self>,
+    fn changed<W: io::Write, C: Tally<W>, T: ?Sized + Serialize>(
+        ser: &mut Serializer<W, Self, C>,
         cfg: Config,
         value: &T,
     ) -> Result<()> {
@@ -87,8 +87,8 @@ macro_rules! known {
             const ENDIAN: Option<Endian> = Some(Endian::$endian);
             const STRINGS: Option<Strings> = Some(Strings::$strings);
             const TAG: Option<Width> = Some(Width::$tag);
-            fn changed<W: io::Write, T: ?Sized + Serialize>(
-                ser: &mut Serializer<W, Self>,
+            fn changed<W: io::Write, C: Tally<W>, T: ?Sized + Serialize>(
+                ser: &mut Serializer<W, Self, C>,
                 cfg: Config,
                 value: &T,
             ) -> Result<()> {

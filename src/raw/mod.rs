@@ -97,7 +97,7 @@ pub use modules::{
     count16, count32, count8, rest, str0, string3, string4, tag16, tag32, tag8, utf8,
 };
 pub(crate) use ser::is_vec_serializer;
-pub use ser::Serializer;
+pub use ser::{Counted, Serializer, Tally};
 pub use var::Var;
 
 /// `value` in the raw layout with the default [`Config`].

@@ -21,14 +21,57 @@ use crate::table::Layout;
 /// assert_eq!(out, [1, 2, 0]);
 /// # Ok::<(), godot_bin::Error>(())
 /// ```
-pub struct Serializer<W, K = Runtime> {
+pub struct Serializer<W, K = Runtime, C = Counted> {
     out: W,
     cfg: Config,
     /// Inside a [`Half`](super::Half): the next float is written as binary16.
     half: bool,
-    /// Bytes written so far: an item of a sequence must write some.
-    written: usize,
+    /// Where the output stands: an item of a sequence must write some bytes.
+    tally: C,
     known: PhantomData<K>,
+}
+
+/// How a raw [`Serializer`] tells where its output stands, so that it can refuse an
+/// item of a sequence that writes nothing (the reader could not count it).
+pub trait Tally<W>: sealed::Sealed + Default {
+    #[doc(hidden)]
+    fn wrote(&mut self, n: usize);
+    #[doc(hidden)]
+    fn mark(&self, out: &W) -> usize;
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for super::Counted {}
+    impl Sealed for super::VecLen {}
+}
+
+/// Counts the bytes written, for any writer.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Counted(usize);
+
+impl<W> Tally<W> for Counted {
+    #[inline(always)]
+    fn wrote(&mut self, n: usize) {
+        self.0 = self.0.wrapping_add(n);
+    }
+    #[inline(always)]
+    fn mark(&self, _: &W) -> usize {
+        self.0
+    }
+}
+
+/// A `Vec`'s length is where it stands: `to_vec` keeps no count per write.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct VecLen;
+
+impl Tally<&mut Vec<u8>> for VecLen {
+    #[inline(always)]
+    fn wrote(&mut self, _: usize) {}
+    #[inline(always)]
+    fn mark(&self, out: &&mut Vec<u8>) -> usize {
+        out.len()
+    }
 }
 
 /// Serializes `value` to `out`, with the settings known at compile time where they
@@ -46,10 +89,31 @@ pub(crate) fn serialize<W: io::Write, T: ?Sized + Serialize>(
     }
 }
 
+/// [`serialize`] into a `Vec`, whose length tells where it stands.
+#[inline]
+pub(crate) fn serialize_to_vec<T: ?Sized + Serialize>(
+    out: &mut Vec<u8>,
+    cfg: Config,
+    value: &T,
+) -> Result<()> {
+    type Out<'a> = &'a mut Vec<u8>;
+    match Choice::of(&cfg) {
+        Choice::LittleNul => {
+            value.serialize(&mut Serializer::<Out, LittleNul, VecLen>::known(out, cfg))
+        }
+        Choice::LittleUtf8 => {
+            value.serialize(&mut Serializer::<Out, LittleUtf8, VecLen>::known(out, cfg))
+        }
+        Choice::Runtime => {
+            value.serialize(&mut Serializer::<Out, Runtime, VecLen>::known(out, cfg))
+        }
+    }
+}
+
 /// Serializes `value` with the settings `cfg` through a [`Runtime`] serializer on
 /// `ser`'s output; what it writes counts toward `ser`'s item.
-pub(super) fn runtime_on<W: io::Write, K: Known, T: ?Sized + Serialize>(
-    ser: &mut Serializer<W, K>,
+pub(super) fn runtime_on<W: io::Write, K: Known, C: Tally<W>, T: ?Sized + Serialize>(
+    ser: &mut Serializer<W, K, C>,
     cfg: Config,
     value: &T,
 ) -> Result<()> {
@@ -57,7 +121,7 @@ pub(super) fn runtime_on<W: io::Write, K: Known, T: ?Sized + Serialize>(
     runtime.half = ser.half;
     let r = value.serialize(&mut runtime);
     ser.half = runtime.half;
-    ser.written = ser.written.wrapping_add(runtime.written);
+    ser.tally.wrote(runtime.tally.0);
     r
 }
 
@@ -66,9 +130,9 @@ pub(super) fn runtime_on<W: io::Write, K: Known, T: ?Sized + Serialize>(
 #[inline]
 pub(crate) fn is_vec_serializer<S: ?Sized>() -> bool {
     let s = typeid::of::<S>();
-    s == typeid::of::<&mut Serializer<&mut Vec<u8>, LittleNul>>()
-        || s == typeid::of::<&mut Serializer<&mut Vec<u8>, LittleUtf8>>()
-        || s == typeid::of::<&mut Serializer<&mut Vec<u8>, Runtime>>()
+    s == typeid::of::<&mut Serializer<&mut Vec<u8>, LittleNul, VecLen>>()
+        || s == typeid::of::<&mut Serializer<&mut Vec<u8>, LittleUtf8, VecLen>>()
+        || s == typeid::of::<&mut Serializer<&mut Vec<u8>, Runtime, VecLen>>()
 }
 
 impl<W: io::Write> Serializer<W> {
@@ -78,7 +142,7 @@ impl<W: io::Write> Serializer<W> {
     }
 }
 
-impl<W: io::Write, K: Known> Serializer<W, K> {
+impl<W: io::Write, K: Known, C: Tally<W>> Serializer<W, K, C> {
     /// `cfg` must agree with what `K` knows.
     fn known(out: W, cfg: Config) -> Self {
         debug_assert!(agrees::<K>(&cfg));
@@ -86,7 +150,7 @@ impl<W: io::Write, K: Known> Serializer<W, K> {
             out,
             cfg,
             half: false,
-            written: 0,
+            tally: C::default(),
             known: PhantomData,
         }
     }
@@ -103,7 +167,7 @@ impl<W: io::Write, K: Known> Serializer<W, K> {
 
     #[inline]
     fn write(&mut self, b: &[u8]) -> Result<()> {
-        self.written = self.written.wrapping_add(b.len());
+        self.tally.wrote(b.len());
         self.out.write_all(b).map_err(Error::from)
     }
 
@@ -210,7 +274,7 @@ impl<W: io::Write, K: Known> Serializer<W, K> {
 
     /// A sequence or map: its count, which must be known unless the items run to the
     /// end of the message.
-    fn open(&mut self, len: Option<usize>) -> Result<Compound<'_, W, K>> {
+    fn open(&mut self, len: Option<usize>) -> Result<Compound<'_, W, K, C>> {
         let saved = self.cfg.count;
         match (len, self.cfg.count) {
             // Only this outermost sequence runs to the end: what it holds is counted.
@@ -300,14 +364,14 @@ fn one_byte(c: char, max: &str, engine: &str) -> Error {
 
 /// A number in the configured byte order.
 pub(crate) trait Number: Copy {
-    fn put<W: io::Write, K: Known>(self, s: &mut Serializer<W, K>) -> Result<()>;
+    fn put<W: io::Write, K: Known, C: Tally<W>>(self, s: &mut Serializer<W, K, C>) -> Result<()>;
 }
 
 macro_rules! number {
     ($($t:ty),*) => {$(
         impl Number for $t {
             #[inline]
-            fn put<W: io::Write, K: Known>(self, s: &mut Serializer<W, K>) -> Result<()> {
+            fn put<W: io::Write, K: Known, C: Tally<W>>(self, s: &mut Serializer<W, K, C>) -> Result<()> {
                 match K::endian(&s.cfg) {
                     Endian::Little => s.write(&self.to_le_bytes()),
                     Endian::Big => s.write(&self.to_be_bytes()),
@@ -346,16 +410,16 @@ fn no_128(v: &dyn std::fmt::Display) -> Error {
     )))
 }
 
-impl<'a, W: io::Write, K: Known> ser::Serializer for &'a mut Serializer<W, K> {
+impl<'a, W: io::Write, K: Known, C: Tally<W>> ser::Serializer for &'a mut Serializer<W, K, C> {
     type Ok = ();
     type Error = Error;
-    type SerializeSeq = Compound<'a, W, K>;
-    type SerializeTuple = Compound<'a, W, K>;
-    type SerializeTupleStruct = Compound<'a, W, K>;
-    type SerializeTupleVariant = Compound<'a, W, K>;
-    type SerializeMap = Compound<'a, W, K>;
-    type SerializeStruct = Compound<'a, W, K>;
-    type SerializeStructVariant = Compound<'a, W, K>;
+    type SerializeSeq = Compound<'a, W, K, C>;
+    type SerializeTuple = Compound<'a, W, K, C>;
+    type SerializeTupleStruct = Compound<'a, W, K, C>;
+    type SerializeTupleVariant = Compound<'a, W, K, C>;
+    type SerializeMap = Compound<'a, W, K, C>;
+    type SerializeStruct = Compound<'a, W, K, C>;
+    type SerializeStructVariant = Compound<'a, W, K, C>;
 
     fn is_human_readable(&self) -> bool {
         false
@@ -473,11 +537,11 @@ impl<'a, W: io::Write, K: Known> ser::Serializer for &'a mut Serializer<W, K> {
         self.tag(i, variant)?;
         value.serialize(self)
     }
-    fn serialize_seq(self, len: Option<usize>) -> Result<Compound<'a, W, K>> {
+    fn serialize_seq(self, len: Option<usize>) -> Result<Compound<'a, W, K, C>> {
         self.open(len)
     }
     #[inline]
-    fn serialize_tuple(self, _len: usize) -> Result<Compound<'a, W, K>> {
+    fn serialize_tuple(self, _len: usize) -> Result<Compound<'a, W, K, C>> {
         Ok(Compound {
             ser: self,
             counted: None,
@@ -488,7 +552,7 @@ impl<'a, W: io::Write, K: Known> ser::Serializer for &'a mut Serializer<W, K> {
         self,
         _name: &'static str,
         _len: usize,
-    ) -> Result<Compound<'a, W, K>> {
+    ) -> Result<Compound<'a, W, K, C>> {
         Ok(Compound {
             ser: self,
             counted: None,
@@ -502,18 +566,18 @@ impl<'a, W: io::Write, K: Known> ser::Serializer for &'a mut Serializer<W, K> {
         i: u32,
         variant: &'static str,
         _len: usize,
-    ) -> Result<Compound<'a, W, K>> {
+    ) -> Result<Compound<'a, W, K, C>> {
         self.tag(i, variant)?;
         Ok(Compound {
             ser: self,
             counted: None,
         })
     }
-    fn serialize_map(self, len: Option<usize>) -> Result<Compound<'a, W, K>> {
+    fn serialize_map(self, len: Option<usize>) -> Result<Compound<'a, W, K, C>> {
         self.open(len)
     }
     #[inline]
-    fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<Compound<'a, W, K>> {
+    fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<Compound<'a, W, K, C>> {
         Ok(Compound {
             ser: self,
             counted: None,
@@ -527,7 +591,7 @@ impl<'a, W: io::Write, K: Known> ser::Serializer for &'a mut Serializer<W, K> {
         i: u32,
         variant: &'static str,
         _len: usize,
-    ) -> Result<Compound<'a, W, K>> {
+    ) -> Result<Compound<'a, W, K, C>> {
         self.tag(i, variant)?;
         Ok(Compound {
             ser: self,
@@ -540,20 +604,20 @@ impl<'a, W: io::Write, K: Known> ser::Serializer for &'a mut Serializer<W, K> {
 }
 
 /// The items of anything with parts: they follow each other.
-pub struct Compound<'a, W, K = Runtime> {
-    ser: &'a mut Serializer<W, K>,
+pub struct Compound<'a, W, K = Runtime, C = Counted> {
+    ser: &'a mut Serializer<W, K, C>,
     /// A sequence or map: the count setting to restore at its end.
     counted: Option<Count>,
 }
 
-impl<W: io::Write, K: Known> Compound<'_, W, K> {
+impl<W: io::Write, K: Known, C: Tally<W>> Compound<'_, W, K, C> {
     /// An item of a sequence or map, which must write a byte at least (the decoder
     /// bounds counts by the bytes left, and a `Rest` sequence must reach its end).
     #[inline]
     fn item<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        let before = self.ser.written;
+        let before = self.ser.tally.mark(&self.ser.out);
         value.serialize(&mut *self.ser)?;
-        if self.ser.written == before {
+        if self.ser.tally.mark(&self.ser.out) == before {
             return Err(Error::new(ErrorKind::Unrepresentable(
                 "an item of a sequence or map that takes no bytes (a unit type): the reader \
                  could not count it"
@@ -572,7 +636,7 @@ impl<W: io::Write, K: Known> Compound<'_, W, K> {
     }
 }
 
-impl<W: io::Write, K: Known> ser::SerializeSeq for Compound<'_, W, K> {
+impl<W: io::Write, K: Known, C: Tally<W>> ser::SerializeSeq for Compound<'_, W, K, C> {
     type Ok = ();
     type Error = Error;
     #[inline]
@@ -587,7 +651,7 @@ impl<W: io::Write, K: Known> ser::SerializeSeq for Compound<'_, W, K> {
 
 macro_rules! items {
     ($($tr:ident :: $m:ident),*) => {$(
-        impl<W: io::Write, K: Known> ser::$tr for Compound<'_, W, K> {
+        impl<W: io::Write, K: Known, C: Tally<W>> ser::$tr for Compound<'_, W, K, C> {
             type Ok = ();
             type Error = Error;
             #[inline]
@@ -607,7 +671,7 @@ items!(
     SerializeTupleVariant::serialize_field
 );
 
-impl<W: io::Write, K: Known> ser::SerializeMap for Compound<'_, W, K> {
+impl<W: io::Write, K: Known, C: Tally<W>> ser::SerializeMap for Compound<'_, W, K, C> {
     type Ok = ();
     type Error = Error;
     #[inline]
@@ -625,7 +689,7 @@ impl<W: io::Write, K: Known> ser::SerializeMap for Compound<'_, W, K> {
 
 macro_rules! fields {
     ($($tr:ident),*) => {$(
-        impl<W: io::Write, K: Known> ser::$tr for Compound<'_, W, K> {
+        impl<W: io::Write, K: Known, C: Tally<W>> ser::$tr for Compound<'_, W, K, C> {
             type Ok = ();
             type Error = Error;
             #[inline]
@@ -649,7 +713,7 @@ fields!(SerializeStruct, SerializeStructVariant);
 
 /// Takes a math value's floats, given as their little-endian bytes, and nothing else:
 /// the serializer of a math type's marker, so that no state says what comes next.
-struct FloatBytes<'a, W, K>(&'a mut Serializer<W, K>);
+struct FloatBytes<'a, W, K, C>(&'a mut Serializer<W, K, C>);
 
 #[cold]
 fn not_float_bytes() -> Error {
@@ -667,7 +731,7 @@ macro_rules! refuse {
     )*};
 }
 
-impl<W: io::Write, K: Known> ser::Serializer for FloatBytes<'_, W, K> {
+impl<W: io::Write, K: Known, C: Tally<W>> ser::Serializer for FloatBytes<'_, W, K, C> {
     type Ok = ();
     type Error = Error;
     type SerializeSeq = ser::Impossible<(), Error>;
