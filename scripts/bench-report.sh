@@ -3,10 +3,12 @@
 # (medians): the README's world table, each dataset against the peers, pool arrays
 # against memcpy, and Variant throughput per dialect.
 #
-#   scripts/bench-report.sh [--no-run] [world|datasets|pools|raw ...] [-- CRITERION_ARGS...]
+#   scripts/bench-report.sh [--no-run] [--runs N] [world|datasets|pools|raw ...] [-- CRITERION_ARGS...]
 #
 # With no bench named, all four run. --no-run prints from the results already in
-# $CARGO_TARGET_DIR/criterion. Ratios "× godot_bin" are the peer's time over ours
+# $CARGO_TARGET_DIR/criterion. --runs N runs the benches N times and prints, for each
+# benchmark, the median of its N medians (this machine's speed swings by a third from
+# minute to minute; one run can catch a slow spell for one format and not another). Ratios "× godot_bin" are the peer's time over ours
 # (above 1: we are faster).
 #
 # ENGINE_JSON=FILE joins timings of the real engines (by default, when the world bench
@@ -18,13 +20,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 run=1
+runs=1
 benches=()
 while [[ $# -gt 0 && $1 != -- ]]; do
     case $1 in
     --no-run) run=0 ;;
+    --runs)
+        runs=$2
+        shift
+        ;;
     world | datasets | pools | raw) benches+=("$1") ;;
     *)
-        echo "usage: $0 [--no-run] [world|datasets|pools|raw ...] [-- CRITERION_ARGS...]" >&2
+        echo "usage: $0 [--no-run] [--runs N] [world|datasets|pools|raw ...] [-- CRITERION_ARGS...]" >&2
         exit 2
         ;;
     esac
@@ -32,8 +39,22 @@ while [[ $# -gt 0 && $1 != -- ]]; do
 done
 [[ ${#benches[@]} -gt 0 ]] || benches=(world datasets pools raw)
 
+criterion=${CARGO_TARGET_DIR:-target}/criterion
+roots=("$criterion")
 if [[ $run == 1 ]]; then
-    cargo bench "${benches[@]/#/--bench=}" "$@" >&2
+    if [[ $runs -gt 1 ]]; then
+        keep=$(mktemp -d)
+        trap 'rm -rf "$keep"' EXIT
+        roots=()
+    fi
+    for ((i = 1; i <= runs; i++)); do
+        cargo bench "${benches[@]/#/--bench=}" "$@" >&2
+        if [[ $runs -gt 1 ]]; then
+            mkdir "$keep/$i"
+            (cd "$criterion" && find . -path '*/new/*.json' -exec cp --parents {} "$keep/$i" \;)
+            roots+=("$keep/$i")
+        fi
+    done
     # The engines on the very bytes the world bench just wrote, when they are here
     # (scripts/setup-godot.sh) and no timings were given.
     data=${CARGO_TARGET_DIR:-target}/bench-data
@@ -44,20 +65,26 @@ if [[ $run == 1 ]]; then
     fi
 fi
 
-python3 - "${CARGO_TARGET_DIR:-target}/criterion" "${benches[@]}" <<'PY'
-import json, os, sys
+ROOTS="$(printf "%s\n" "${roots[@]}")" python3 - "${benches[@]}" <<'PY'
+import json, os, statistics, sys
 
-root, benches = sys.argv[1], sys.argv[2:]
+roots, benches = os.environ["ROOTS"].splitlines(), sys.argv[1:]
 
-# full_id ("datasets/log/serialize/godot_bin") -> (median ns, throughput bytes or None)
-results = {}
-for directory, _, files in os.walk(root):
-    if os.path.basename(directory) == "new" and "estimates.json" in files:
-        with open(os.path.join(directory, "benchmark.json")) as f:
-            meta = json.load(f)
-        with open(os.path.join(directory, "estimates.json")) as f:
-            ns = json.load(f)["median"]["point_estimate"]
-        results[meta["full_id"]] = (ns, (meta.get("throughput") or {}).get("Bytes"))
+# full_id ("datasets/log/serialize/godot_bin") -> (median ns, throughput bytes or None);
+# with several runs, the median of the runs' medians.
+runs = {}
+for root in roots:
+    for directory, _, files in os.walk(root):
+        if os.path.basename(directory) == "new" and "estimates.json" in files:
+            with open(os.path.join(directory, "benchmark.json")) as f:
+                meta = json.load(f)
+            with open(os.path.join(directory, "estimates.json")) as f:
+                ns = json.load(f)["median"]["point_estimate"]
+            runs.setdefault(meta["full_id"], []).append(
+                (ns, (meta.get("throughput") or {}).get("Bytes")))
+results = {id: (statistics.median(ns for ns, _ in r), r[0][1]) for id, r in runs.items()}
+if len(roots) > 1:
+    print(f"(Medians of {len(roots)} runs.)\n")
 
 def ns(id):
     return results[id][0]
