@@ -310,7 +310,8 @@ enum Fast {
 /// One argument as a serde `Deserializer`: a compressed bool or int, or a plain
 /// 32-bit float, Vector2 or Vector3 asked for as itself, is read here; anything
 /// else by godot_bin's decoder from the argument's plain bytes, so the two always
-/// agree (checked by `the_typed_fast_paths_agree_with_the_decoder`).
+/// agree (checked by `typed_reads_agree_with_reading_the_variants` in
+/// `tests/call_ref.rs`).
 struct Arg<'s, 'x> {
     seq: &'s mut Seq<'x>,
     /// The argument's plain Godot 4 bytes (and what follows, for one in the packet).
@@ -328,17 +329,27 @@ impl<'x> Arg<'_, 'x> {
         self.seq.pos = self.at + self.compressed.unwrap_or(plain_len);
     }
 
-    /// The plain argument's `N` floats after a 4-byte header of `tag`, if it is that.
-    fn floats<const N: usize>(&self, tag: u8) -> Option<[f32; N]> {
+    /// The plain argument's `N` floats, as their little-endian bytes, after a 4-byte
+    /// header of `tag`, if it is that.
+    fn floats<const N: usize>(&self, tag: u8) -> Option<&'x [u8]> {
         if self.compressed.is_some() || self.plain.get(..4)? != [tag, 0, 0, 0] {
             return None;
         }
-        let body = self.plain.get(4..4 + 4 * N)?;
-        let mut v = [0f32; N];
-        for (f, b) in v.iter_mut().zip(body.chunks_exact(4)) {
-            *f = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        self.plain.get(4..4 + 4 * N)
+    }
+
+    /// A compressed int's value.
+    fn int(&self) -> Option<i64> {
+        match self.fast {
+            Fast::Int(v) => Some(v),
+            _ => None,
         }
-        Some(v)
+    }
+
+    /// The plain argument's one 32-bit float, if it is that.
+    fn float(&self) -> Option<f32> {
+        let b = self.floats::<1>(FLOAT)?;
+        Some(f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
 
     /// Through godot_bin's decoder.
@@ -349,10 +360,22 @@ impl<'x> Arg<'_, 'x> {
         ) -> std::result::Result<T, godot_bin::Error>,
     ) -> std::result::Result<T, godot_bin::Error> {
         let mut de = godot_bin::Deserializer::with_config(SliceRead::new(self.plain), config());
-        match read(&mut de) {
+        let read = read(&mut de);
+        let used = de.byte_offset();
+        self.finish(used, read)
+    }
+
+    /// The argument read, taking `plain_len` bytes of its plain form, or the error of
+    /// reading it.
+    #[inline]
+    fn finish<T>(
+        self,
+        plain_len: usize,
+        read: std::result::Result<T, godot_bin::Error>,
+    ) -> std::result::Result<T, godot_bin::Error> {
+        match read {
             Ok(v) => {
-                let used = de.byte_offset();
-                self.done(used);
+                self.done(plain_len);
                 Ok(v)
             }
             Err(e) => {
@@ -368,14 +391,16 @@ impl<'x> Arg<'_, 'x> {
 }
 
 /// Methods with a fast path: `$fast` gives the value when the argument is one, which
-/// took `$used` plain bytes; anything else goes through godot_bin's decoder.
+/// took `$used` plain bytes; anything else goes through godot_bin's decoder. The
+/// visitor's own errors (an int out of its type's range) are placed as that decoder
+/// places them.
 macro_rules! fast {
     ($($m:ident: $fast:expr, $used:literal => $visit:ident;)*) => {$(
         fn $m<V: Visitor<'x>>(self, visitor: V) -> std::result::Result<V::Value, godot_bin::Error> {
             match ($fast)(&self) {
                 Some(v) => {
-                    self.done($used);
-                    visitor.$visit(v)
+                    let read = visitor.$visit(v);
+                    self.finish($used, read)
                 }
                 None => self.general(|de| de.$m(visitor)),
             }
@@ -394,11 +419,20 @@ macro_rules! general {
 impl<'x> Deserializer<'x> for Arg<'_, 'x> {
     type Error = godot_bin::Error;
 
+    // Every integer type as godot_bin reads an int: the i64 to the visitor, which
+    // checks its own range.
     fast! {
         deserialize_bool: |a: &Self| match a.fast { Fast::Bool(v) => Some(v), _ => None }, 0 => visit_bool;
-        deserialize_i64: |a: &Self| match a.fast { Fast::Int(v) => Some(v), _ => None }, 0 => visit_i64;
-        deserialize_f32: |a: &Self| a.floats::<1>(FLOAT).map(|[v]| v), 8 => visit_f32;
-        deserialize_f64: |a: &Self| a.floats::<1>(FLOAT).map(|[v]| f64::from(v)), 8 => visit_f64;
+        deserialize_i8: Self::int, 0 => visit_i64;
+        deserialize_i16: Self::int, 0 => visit_i64;
+        deserialize_i32: Self::int, 0 => visit_i64;
+        deserialize_i64: Self::int, 0 => visit_i64;
+        deserialize_u8: Self::int, 0 => visit_i64;
+        deserialize_u16: Self::int, 0 => visit_i64;
+        deserialize_u32: Self::int, 0 => visit_i64;
+        deserialize_u64: Self::int, 0 => visit_i64;
+        deserialize_f32: Self::float, 8 => visit_f32;
+        deserialize_f64: |a: &Self| a.float().map(f64::from), 8 => visit_f64;
     }
 
     fn deserialize_tuple_struct<V: Visitor<'x>>(
@@ -407,15 +441,17 @@ impl<'x> Deserializer<'x> for Arg<'_, 'x> {
         len: usize,
         visitor: V,
     ) -> std::result::Result<V::Value, godot_bin::Error> {
+        // A math type's visitor takes its floats as their bytes in one piece, as
+        // godot_bin's decoder gives them.
         if name == VariantType::Vector3.serde_name() {
             if let Some(v) = self.floats::<3>(VECTOR3) {
-                self.done(16);
-                return visitor.visit_seq(de::value::SeqDeserializer::new(v.into_iter()));
+                let read = visitor.visit_bytes(v);
+                return self.finish(16, read);
             }
         } else if name == VariantType::Vector2.serde_name() {
             if let Some(v) = self.floats::<2>(VECTOR2) {
-                self.done(12);
-                return visitor.visit_seq(de::value::SeqDeserializer::new(v.into_iter()));
+                let read = visitor.visit_bytes(v);
+                return self.finish(12, read);
             }
         }
         self.general(|de| de.deserialize_tuple_struct(name, len, visitor))
@@ -423,14 +459,7 @@ impl<'x> Deserializer<'x> for Arg<'_, 'x> {
 
     general!(
         deserialize_any(),
-        deserialize_i8(),
-        deserialize_i16(),
-        deserialize_i32(),
         deserialize_i128(),
-        deserialize_u8(),
-        deserialize_u16(),
-        deserialize_u32(),
-        deserialize_u64(),
         deserialize_u128(),
         deserialize_char(),
         deserialize_str(),
