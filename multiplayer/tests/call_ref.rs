@@ -210,6 +210,17 @@ fn a_movement_reads_to_its_values() {
         "{e}"
     );
     assert_eq!(e.offset(), p.len() - 1, "{e}");
+    // The int (a compressed one of 4 bytes, at byte 36) read as a narrower type:
+    // in range it is its value, out of range an error there.
+    let (.., n, _): (Vector3, Vector3, u32, bool) = call.args.get().unwrap();
+    assert_eq!(n, 1_234_567);
+    let e = call.args.get::<(Vector3, Vector3, u16, bool)>().unwrap_err();
+    assert!(
+        matches!(e.kind(), ErrorKind::Argument { index: 2, .. }),
+        "{e}"
+    );
+    assert_eq!(e.offset(), 36, "{e}");
+    assert!(e.to_string().contains("1234567"), "{e}");
     // Packets that are no call read as `None`.
     assert_eq!(CallRef::decode(&[7, 1, 5, 0, 0, 0]).unwrap(), None);
     assert!(matches!(
