@@ -214,7 +214,10 @@ fn a_movement_reads_to_its_values() {
     // in range it is its value, out of range an error there.
     let (.., n, _): (Vector3, Vector3, u32, bool) = call.args.get().unwrap();
     assert_eq!(n, 1_234_567);
-    let e = call.args.get::<(Vector3, Vector3, u16, bool)>().unwrap_err();
+    let e = call
+        .args
+        .get::<(Vector3, Vector3, u16, bool)>()
+        .unwrap_err();
     assert!(
         matches!(e.kind(), ErrorKind::Argument { index: 2, .. }),
         "{e}"
