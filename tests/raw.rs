@@ -918,11 +918,16 @@ fn review_findings_stay_fixed() {
         let mut held = vec![7u8; 5];
         let err = c.to_vec_into(&vec![OwnSettings(()); 2], &mut held);
         assert!(
-            matches!(err.as_ref().map_err(|e| e.kind()), Err(ErrorKind::Unrepresentable(_))),
+            matches!(
+                err.as_ref().map_err(|e| e.kind()),
+                Err(ErrorKind::Unrepresentable(_))
+            ),
             "{err:?}"
         );
         assert_eq!(held, [7; 5], "what the Vec held is kept");
-        let err = c.to_writer(Vec::new(), &vec![OwnSettings(()); 1]).unwrap_err();
+        let err = c
+            .to_writer(Vec::new(), &vec![OwnSettings(()); 1])
+            .unwrap_err();
         assert!(matches!(err.kind(), ErrorKind::Unrepresentable(_)), "{err}");
         let err = c.to_vec(&[(1u8, OwnSettings(())), (2, OwnSettings(()))]);
         assert_eq!(err.unwrap(), [1, 2], "items that write something pass");
@@ -931,7 +936,10 @@ fn review_findings_stay_fixed() {
         let mut out = Vec::new();
         c.to_writer(&mut out, &vec![Str0("a")]).unwrap();
         assert_eq!(out, c.to_vec(&(1u32, Str0("a"))).unwrap());
-        assert!(out.ends_with(b"a\0"), "an item written only through its own settings counts");
+        assert!(
+            out.ends_with(b"a\0"),
+            "an item written only through its own settings counts"
+        );
     }
     // Two variants with one id are refused, not decoded as the first.
     #[derive(Serialize, Deserialize, Debug)]
