@@ -8,8 +8,8 @@
 # With no bench named, all four run. --no-run prints from the results already in
 # $CARGO_TARGET_DIR/criterion. --runs N runs the benches N times and prints, for each
 # benchmark, the median of its N medians (this machine's speed swings by a third from
-# minute to minute; one run can catch a slow spell for one format and not another). Ratios "× godot_bin" are the peer's time over ours
-# (above 1: we are faster).
+# minute to minute; one run can catch a slow spell for one format and not another).
+# Ratios "× godot_bin" are the peer's time over ours (above 1: we are faster).
 #
 # ENGINE_JSON=FILE joins timings of the real engines (by default, when the world bench
 # runs and .godot-oracles/bin has them, scripts/bench-engines.sh measures them), on the bytes that the
@@ -26,6 +26,7 @@ while [[ $# -gt 0 && $1 != -- ]]; do
     case $1 in
     --no-run) run=0 ;;
     --runs)
+        [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || { echo "--runs needs a count of 1 or more" >&2; exit 2; }
         runs=$2
         shift
         ;;

@@ -5,6 +5,7 @@ use std::io::{self, Read};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
+use super::ser::{Counted, VecLen};
 use crate::error::{Error, ErrorKind, Result};
 
 /// Byte order of numbers and length prefixes (`StreamPeer.big_endian`).
@@ -127,7 +128,7 @@ impl Config {
     /// `value` in this layout.
     pub fn to_vec<T: ?Sized + Serialize>(&self, value: &T) -> Result<Vec<u8>> {
         let mut out = Vec::with_capacity(64);
-        super::ser::serialize_to_vec(&mut out, *self, value)?;
+        super::ser::serialize::<_, VecLen, _>(&mut out, *self, value)?;
         Ok(out)
     }
 
@@ -139,7 +140,7 @@ impl Config {
         out: &mut Vec<u8>,
     ) -> Result<usize> {
         let start = out.len();
-        match super::ser::serialize_to_vec(out, *self, value) {
+        match super::ser::serialize::<_, VecLen, _>(out, *self, value) {
             Ok(()) => Ok(out.len() - start),
             Err(e) => {
                 out.truncate(start);
@@ -154,7 +155,7 @@ impl Config {
         writer: W,
         value: &T,
     ) -> Result<()> {
-        super::ser::serialize(writer, *self, value)
+        super::ser::serialize::<_, Counted, _>(writer, *self, value)
     }
 
     /// Reads one `T` that fills `bytes` exactly; strings and byte slices borrow.

@@ -75,38 +75,18 @@ impl Tally<&mut Vec<u8>> for VecLen {
 }
 
 /// Serializes `value` to `out`, with the settings known at compile time where they
-/// are common ones (each such choice compiles `T`'s serialization once more).
+/// are common ones (each such choice compiles `T`'s serialization once more), telling
+/// where the output stands by `C`: [`Counted`] for any writer, [`VecLen`] for a `Vec`.
 #[inline]
-pub(crate) fn serialize<W: io::Write, T: ?Sized + Serialize>(
+pub(crate) fn serialize<W: io::Write, C: Tally<W>, T: ?Sized + Serialize>(
     out: W,
     cfg: Config,
     value: &T,
 ) -> Result<()> {
     match Choice::of(&cfg) {
-        Choice::LittleNul => value.serialize(&mut Serializer::<W, LittleNul>::known(out, cfg)),
-        Choice::LittleUtf8 => value.serialize(&mut Serializer::<W, LittleUtf8>::known(out, cfg)),
-        Choice::Runtime => value.serialize(&mut Serializer::new(out, cfg)),
-    }
-}
-
-/// [`serialize`] into a `Vec`, whose length tells where it stands.
-#[inline]
-pub(crate) fn serialize_to_vec<T: ?Sized + Serialize>(
-    out: &mut Vec<u8>,
-    cfg: Config,
-    value: &T,
-) -> Result<()> {
-    type Out<'a> = &'a mut Vec<u8>;
-    match Choice::of(&cfg) {
-        Choice::LittleNul => {
-            value.serialize(&mut Serializer::<Out, LittleNul, VecLen>::known(out, cfg))
-        }
-        Choice::LittleUtf8 => {
-            value.serialize(&mut Serializer::<Out, LittleUtf8, VecLen>::known(out, cfg))
-        }
-        Choice::Runtime => {
-            value.serialize(&mut Serializer::<Out, Runtime, VecLen>::known(out, cfg))
-        }
+        Choice::LittleNul => value.serialize(&mut Serializer::<W, LittleNul, C>::known(out, cfg)),
+        Choice::LittleUtf8 => value.serialize(&mut Serializer::<W, LittleUtf8, C>::known(out, cfg)),
+        Choice::Runtime => value.serialize(&mut Serializer::<W, Runtime, C>::known(out, cfg)),
     }
 }
 
