@@ -32,7 +32,7 @@ use futures_util::{SinkExt, StreamExt};
 use godot_bin::{Dialect, Variant};
 use godot_bin_multiplayer::godot3::{self, WsHeader, WsKind};
 use godot_bin_multiplayer::wire::{split_enet3_payload, Enet3Notice};
-use godot_bin_multiplayer::{NodeRef, Packet, RpcNames, Sys};
+use godot_bin_multiplayer::{NodeRef, Packet, RpcNames, SpawnSource, Sys};
 use serde_json::json;
 use tokio_tungstenite::tungstenite::Message;
 
@@ -260,9 +260,53 @@ fn describe(shared: &Shared, paths: &mut Paths, bytes: &[u8]) -> Result<String> 
             if valid { "valid" } else { "invalid" }
         ),
         Packet::Raw(b) => format!("raw {}", hex::encode(b)),
-        Packet::Spawn(b) => format!("spawn {}", hex::encode(b)),
-        Packet::Despawn(b) => format!("despawn {}", hex::encode(b)),
-        Packet::Sync(b) => format!("sync {}", hex::encode(b)),
+        Packet::Spawn(spawn) => {
+            let spawner = node_name(paths, &NodeRef::Cached(spawn.spawner));
+            let from = match &spawn.source {
+                SpawnSource::Scene(i) => format!("scene {i}"),
+                SpawnSource::Custom(arg) => format!(
+                    "spawn function({})",
+                    args(std::slice::from_ref(arg), Dialect::Godot4)
+                ),
+            };
+            format!(
+                "spawn {} by {spawner} from {from}, net id {}, synchronizers {:?}: {}",
+                spawn.name,
+                spawn.net_id,
+                spawn.sync_ids,
+                args(&spawn.state, Dialect::Godot4)
+            )
+        }
+        Packet::Despawn { net_id } => format!("despawn net id {net_id}"),
+        Packet::Sync(sync) => {
+            let entries: Vec<String> = sync
+                .entries
+                .iter()
+                .map(|e| {
+                    format!(
+                        "{} = [{}]",
+                        synchronizer(paths, e.net_id),
+                        args(&e.state, Dialect::Godot4)
+                    )
+                })
+                .collect();
+            format!("sync at {}: {}", sync.time, entries.join("; "))
+        }
+        Packet::Delta(delta) => {
+            let entries: Vec<String> = delta
+                .entries
+                .iter()
+                .map(|e| {
+                    format!(
+                        "{} (properties {:#b}) = [{}]",
+                        synchronizer(paths, e.net_id),
+                        e.indexes,
+                        args(&e.state, Dialect::Godot4)
+                    )
+                })
+                .collect();
+            format!("delta: {}", entries.join("; "))
+        }
         Packet::Sys(Sys::AddPeer(p)) => format!("peer {p} joined"),
         Packet::Sys(Sys::DelPeer(p)) => format!("peer {p} left"),
         Packet::Sys(Sys::Auth(b)) => format!("auth {}", hex::encode(b)),
@@ -479,6 +523,14 @@ fn node_name(paths: &Paths, node: &NodeRef) -> String {
             .get(id)
             .cloned()
             .unwrap_or_else(|| format!("<cache {id}>")),
+    }
+}
+
+/// A synchronizer by its net id: bit 31 set, the sender's path cache id.
+fn synchronizer(paths: &Paths, net_id: u32) -> String {
+    match net_id {
+        0x8000_0000.. => node_name(paths, &NodeRef::Cached(net_id & 0x7FFF_FFFF)),
+        _ => format!("net id {net_id}"),
     }
 }
 

@@ -15,7 +15,7 @@ const FLOAT: u8 = 3;
 const VECTOR2: u8 = 5;
 const VECTOR3: u8 = 9;
 
-fn config() -> Config {
+pub(crate) fn config() -> Config {
     Config::new().dialect(Dialect::Godot4)
 }
 
@@ -71,32 +71,35 @@ pub(crate) fn decode(r: &mut Reader<'_>, argc: usize) -> Result<Vec<Variant>> {
     }
     let mut args = Vec::with_capacity(argc);
     for index in 0..argc {
-        let at = r.pos;
-        let head = r.u8("an argument")?;
-        let arg = match head & 0x3F {
-            BOOL if head & 0x40 == 0 => Variant::Bool(head >> 7 == 1),
-            INT => Variant::Int(sign_extended(r.take(1 << (head >> 6), "a compressed int")?)),
-            BOOL => return Err(Error::at(ErrorKind::Compressed(head), at)),
-            _ if head & 0xC0 != 0 => return Err(Error::at(ErrorKind::Compressed(head), at)),
-            _ => {
-                if let Some((v, used)) = fast(&r.bytes[at..]) {
-                    r.pos = at + used;
-                    args.push(v);
-                    continue;
-                }
-                let (v, used) =
-                    cfg.take_from_slice::<Variant>(&r.bytes[at..])
-                        .map_err(|source| {
-                            let offset = at + source.offset().unwrap_or(0);
-                            Error::at(ErrorKind::Argument { index, source }, offset)
-                        })?;
-                r.pos = at + used;
-                v
-            }
-        };
-        args.push(arg);
+        args.push(one(r, &cfg, index)?);
     }
     Ok(args)
+}
+
+/// One compressed value from `r` (argument `index`, for errors).
+pub(crate) fn one(r: &mut Reader<'_>, cfg: &Config, index: usize) -> Result<Variant> {
+    let at = r.pos;
+    let head = r.u8("an argument")?;
+    Ok(match head & 0x3F {
+        BOOL if head & 0x40 == 0 => Variant::Bool(head >> 7 == 1),
+        INT => Variant::Int(sign_extended(r.take(1 << (head >> 6), "a compressed int")?)),
+        BOOL => return Err(Error::at(ErrorKind::Compressed(head), at)),
+        _ if head & 0xC0 != 0 => return Err(Error::at(ErrorKind::Compressed(head), at)),
+        _ => {
+            if let Some((v, used)) = fast(&r.bytes[at..]) {
+                r.pos = at + used;
+                return Ok(v);
+            }
+            let (v, used) = cfg
+                .take_from_slice::<Variant>(&r.bytes[at..])
+                .map_err(|source| {
+                    let offset = at + source.offset().unwrap_or(0);
+                    Error::at(ErrorKind::Argument { index, source }, offset)
+                })?;
+            r.pos = at + used;
+            v
+        }
+    })
 }
 
 /// The common argument types read straight from their bytes, skipping the general

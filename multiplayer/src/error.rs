@@ -89,6 +89,21 @@ pub enum ErrorKind {
     /// those without one (meta bit 7).
     #[error("no arguments or one PackedByteArray sent with a count (the engine sets meta bit 7 instead)")]
     CountedBytes,
+    /// A spawned node with an empty name (the engine cannot add it).
+    #[error("a spawned node without a name")]
+    EmptyName,
+    /// A SYNC or delta entry without values (the engine never sends one, and fails
+    /// to apply it).
+    #[error("a sync entry without values")]
+    EmptyState,
+    /// A delta entry whose values are not as many as its index bits.
+    #[error("delta indexes {indexes:#x} name {} values, the entry holds {values}", indexes.count_ones())]
+    DeltaCount {
+        /// The entry's index bits.
+        indexes: u64,
+        /// How many values it holds.
+        values: usize,
+    },
     /// Bytes left over after the packet's last part.
     #[error("{0} bytes after the end of the packet")]
     Trailing(usize),

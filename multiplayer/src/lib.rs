@@ -47,6 +47,7 @@ pub mod godot3;
 mod mailbox;
 mod names;
 mod reader;
+mod replication;
 mod scene4;
 mod session;
 pub mod wire;
@@ -55,6 +56,7 @@ pub mod ws;
 
 pub use error::{Error, ErrorKind, Result};
 pub use names::RpcNames;
+pub use replication::{Delta, DeltaEntry, Spawn, SpawnSource, Sync, SyncEntry};
 pub use scene4::{Args, CallRef, NodeRef, Packet, RemoteCall, Sys};
 pub use session::{
     Call, Delivery, Event, Limits, Mode, Protocol, Scene, Session, Target, Transmit, SERVER,

@@ -35,6 +35,13 @@ impl<'a> Reader<'a> {
         Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
 
+    pub(crate) fn u64(&mut self, what: &'static str) -> Result<u64> {
+        let b = self.take(8, what)?;
+        let mut w = [0; 8];
+        w.copy_from_slice(b);
+        Ok(u64::from_le_bytes(w))
+    }
+
     pub(crate) fn flag(&mut self, what: &'static str) -> Result<bool> {
         let at = self.pos;
         match self.u8(what)? {

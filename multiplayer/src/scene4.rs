@@ -10,15 +10,18 @@ use serde::de::DeserializeOwned;
 use crate::args;
 use crate::error::{Error, ErrorKind, Result};
 use crate::reader::Reader;
+use crate::replication::{Delta, Spawn, Sync};
 
 const CMD_MASK: u8 = 0x07;
 const REMOTE_CALL: u8 = 0;
 const SIMPLIFY_PATH: u8 = 1;
 const CONFIRM_PATH: u8 = 2;
 const RAW: u8 = 3;
-const SPAWN: u8 = 4;
+pub(crate) const SPAWN: u8 = 4;
 const DESPAWN: u8 = 5;
-const SYNC: u8 = 6;
+pub(crate) const SYNC: u8 = 6;
+/// SYNC's flag for the delta form.
+pub(crate) const DELTA: u8 = 1 << 4;
 const SYS: u8 = 7;
 
 const NODE_ID_SHIFT: u8 = 4;
@@ -53,12 +56,17 @@ pub enum Packet {
     },
     /// `send_bytes`: the bytes as given.
     Raw(Vec<u8>),
-    /// A MultiplayerSpawner spawn, its bytes after the command byte.
-    Spawn(Vec<u8>),
-    /// A MultiplayerSpawner despawn, its bytes after the command byte.
-    Despawn(Vec<u8>),
-    /// A MultiplayerSynchronizer state update, its bytes after the command byte.
-    Sync(Vec<u8>),
+    /// A MultiplayerSpawner made a node.
+    Spawn(Spawn),
+    /// A spawned node is gone: `[05][net id u32]`.
+    Despawn {
+        /// The [`Spawn::net_id`] of the node.
+        net_id: u32,
+    },
+    /// A MultiplayerSynchronizer's "always" properties.
+    Sync(Sync),
+    /// A MultiplayerSynchronizer's watched properties that changed.
+    Delta(Delta),
     /// The server's bookkeeping: peers joining and leaving, relayed packets, auth.
     Sys(Sys),
 }
@@ -151,15 +159,18 @@ impl Packet {
             }
             SPAWN => {
                 plain(&r)?;
-                Packet::Spawn(r.rest().to_vec())
+                Packet::Spawn(Spawn::decode(&mut r)?)
             }
             DESPAWN => {
                 plain(&r)?;
-                Packet::Despawn(r.rest().to_vec())
+                Packet::Despawn {
+                    net_id: r.u32("the net id")?,
+                }
             }
+            SYNC if flags == DELTA => Packet::Delta(Delta::decode(&mut r)?),
             SYNC => {
                 plain(&r)?;
-                Packet::Sync(r.rest().to_vec())
+                Packet::Sync(Sync::decode(&mut r)?)
             }
             _ => {
                 plain(&r)?;
@@ -229,9 +240,13 @@ impl Packet {
                 out.extend_from_slice(&id.to_le_bytes());
             }
             Packet::Raw(b) => tagged(RAW, raw_bytes(b)?, out),
-            Packet::Spawn(b) => tagged(SPAWN, b, out),
-            Packet::Despawn(b) => tagged(DESPAWN, b, out),
-            Packet::Sync(b) => tagged(SYNC, b, out),
+            Packet::Spawn(spawn) => spawn.encode(out)?,
+            Packet::Despawn { net_id } => {
+                out.push(DESPAWN);
+                out.extend_from_slice(&net_id.to_le_bytes());
+            }
+            Packet::Sync(sync) => sync.encode(out)?,
+            Packet::Delta(delta) => delta.encode(out)?,
             Packet::Sys(Sys::Auth(b)) => {
                 out.extend_from_slice(&[SYS, 0]);
                 out.extend_from_slice(b);
@@ -270,7 +285,7 @@ fn peer(kind: u8, id: i32, out: &mut Vec<u8>) {
 }
 
 /// `s` and its NUL; a NUL inside would cut the path short on the other side.
-fn cstr(s: &str, out: &mut Vec<u8>) -> Result<()> {
+pub(crate) fn cstr(s: &str, out: &mut Vec<u8>) -> Result<()> {
     if s.as_bytes().contains(&0) {
         return Err(Error::at(ErrorKind::Unterminated, 0));
     }

@@ -682,9 +682,10 @@ impl Session {
                 }
             }
             Packet::Raw(bytes) => self.events.push_back(Event::Bytes { from, bytes }),
-            packet @ (Packet::Spawn(_) | Packet::Despawn(_) | Packet::Sync(_)) => {
-                self.events.push_back(Event::Replication { from, packet })
-            }
+            packet @ (Packet::Spawn(_)
+            | Packet::Despawn { .. }
+            | Packet::Sync(_)
+            | Packet::Delta(_)) => self.events.push_back(Event::Replication { from, packet }),
             Packet::Sys(_) => {
                 return Err(Error::at(ErrorKind::Unexpected("a relayed SYS packet"), 0))
             }

@@ -165,9 +165,7 @@ fn sys_packets_round_trip() {
         // An empty one is refused (`review.rs`): the engines refuse it.
         Packet::Raw(vec![0]),
         Packet::Raw(vec![9, 8]),
-        Packet::Spawn(vec![1]),
-        Packet::Despawn(vec![]),
-        Packet::Sync(vec![3, 3]),
+        Packet::Despawn { net_id: 3 },
     ] {
         let b = p.encode().unwrap();
         assert_eq!(Packet::decode(&b).unwrap(), p);
