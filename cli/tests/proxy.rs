@@ -1027,14 +1027,23 @@ fn godot_4_through_the_proxy() {
 /// `--transport websocket`: a multiplayer server and client of the
 /// godot-bin-multiplayer package talk through the proxy (Godot 4, then Godot 3),
 /// which relays every message and prints each decoded: the id message, the path
-/// cache both ways, calls with the node resolved and methods named by `--rpc`.
+/// cache both ways, calls with the node resolved and methods named by `--rpc`, and
+/// (Godot 4) a spawn with its spawner resolved, a sync, a delta and a despawn.
 #[test]
 fn the_websocket_proxy_decodes_multiplayer_packets() {
+    use godot_bin::{Variant, Vector2};
     use godot_bin_multiplayer::ws;
-    use godot_bin_multiplayer::{Event, Protocol, Scene, Target};
+    use godot_bin_multiplayer::{
+        Delta, DeltaEntry, Event, Packet, Protocol, Scene, Spawn, SpawnSource, Sync, SyncEntry,
+        Target,
+    };
     for protocol in [Protocol::Godot4, Protocol::Godot3] {
         let rt = tokio::runtime::Runtime::new().unwrap();
-        let scene = || Scene::new().node("Game", ["hello", "welcome"]);
+        let scene = || {
+            Scene::new()
+                .node("Game", ["hello", "welcome"])
+                .node("Game/Spawner", Vec::<String>::new())
+        };
         let config = ws::Config {
             protocol,
             ..ws::Config::default()
@@ -1065,9 +1074,18 @@ fn the_websocket_proxy_decodes_multiplayer_packets() {
                 c.rpc(Target::Peer(1), "Game", "hello", &(42, "hé"))
                     .await
                     .unwrap();
+                // Godot 4: the server replicates a node after its welcome.
                 loop {
                     match c.next_event().await.unwrap().unwrap() {
-                        Event::Call(call) if call.method == "welcome" => break,
+                        Event::Call(call)
+                            if call.method == "welcome" && protocol == Protocol::Godot3 =>
+                        {
+                            break
+                        }
+                        Event::Replication {
+                            packet: Packet::Despawn { .. },
+                            ..
+                        } => break,
                         _ => {}
                     }
                 }
@@ -1077,9 +1095,37 @@ fn the_websocket_proxy_decodes_multiplayer_packets() {
                 loop {
                     match server.next_event().await.unwrap() {
                         Event::Call(call) if call.method == "hello" => {
-                            server
-                                .rpc(Target::Peer(call.from), "Game", "welcome", &("hi",))
-                                .unwrap();
+                            let to = Target::Peer(call.from);
+                            server.rpc(to, "Game", "welcome", &("hi",)).unwrap();
+                            if protocol == Protocol::Godot4 {
+                                let v = |x, y| Variant::Vector2(Vector2::new(x, y));
+                                let spawn = Spawn {
+                                    source: SpawnSource::Custom(Variant::Int(7)),
+                                    spawner: 0,
+                                    net_id: 1,
+                                    sync_ids: vec![2],
+                                    name: "Crate".into(),
+                                    state: vec![v(1.0, 2.0)],
+                                };
+                                server.spawn(to, "Game/Spawner", spawn).unwrap();
+                                let entries = vec![SyncEntry {
+                                    net_id: 2,
+                                    state: vec![v(3.0, 4.0)],
+                                }];
+                                let sync = Packet::Sync(Sync { time: 1, entries });
+                                server.replicate(to, &sync).unwrap();
+                                let entries = vec![DeltaEntry {
+                                    net_id: 2,
+                                    indexes: 1,
+                                    state: vec![Variant::Int(5)],
+                                }];
+                                server
+                                    .replicate(to, &Packet::Delta(Delta { entries }))
+                                    .unwrap();
+                                server
+                                    .replicate(to, &Packet::Despawn { net_id: 1 })
+                                    .unwrap();
+                            }
                         }
                         Event::PeerDisconnected(_) => break,
                         _ => {}
@@ -1102,6 +1148,12 @@ fn the_websocket_proxy_decodes_multiplayer_packets() {
                 "<- confirm path 1 (checksum valid)",
                 "<- call Game.welcome(\"hi\")",
                 "-> confirm path 1 (checksum valid)",
+                "<- simplify path Game/Spawner as 2 (checksum d41d8cd98f00b204e9800998ecf8427e)",
+                "<- spawn Crate by Game/Spawner from spawn function(7), net id 1, synchronizers [2]: Vector2(1, 2)",
+                "-> confirm path 2 (checksum valid)",
+                "<- sync at 1: net id 2 = [Vector2(3, 4)]",
+                "<- delta: net id 2 (properties 0b1) = [5]",
+                "<- despawn net id 1",
             ],
             _ => &[
                 "<- id ",

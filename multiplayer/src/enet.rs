@@ -37,6 +37,8 @@ use std::time::Duration;
 
 use crate::godot3;
 use crate::mailbox;
+use crate::replication::Spawn;
+use crate::scene4::Packet;
 use crate::session::{Delivery, Event, Mode, Protocol, Scene, Session, Target, SERVER};
 use crate::wire::{enet3_payload, split_enet3_payload, Enet3Notice};
 use godot_bin::Variant;
@@ -585,6 +587,20 @@ impl Server {
         delivery: Delivery,
     ) -> Result<(), Error> {
         self.session.call(target, node, method, args, delivery)?;
+        self.flush();
+        Ok(())
+    }
+
+    /// A spawn through the spawner at `spawner`: see [`Session::spawn`].
+    pub fn spawn(&mut self, target: Target, spawner: &str, spawn: Spawn) -> Result<(), Error> {
+        self.session.spawn(target, spawner, spawn)?;
+        self.flush();
+        Ok(())
+    }
+
+    /// A despawn, sync or delta packet: see [`Session::replicate`].
+    pub fn replicate(&mut self, target: Target, packet: &Packet) -> Result<(), Error> {
+        self.session.replicate(target, packet)?;
         self.flush();
         Ok(())
     }

@@ -14,6 +14,7 @@ use serde::Serialize;
 use crate::error::{Error, ErrorKind, Result};
 use crate::godot3;
 use crate::names::RpcNames;
+use crate::replication::Spawn;
 use crate::scene4::{NodeRef, Packet, RemoteCall, Sys};
 
 /// The server's peer id.
@@ -797,6 +798,63 @@ impl Session {
         })
     }
 
+    /// A `MultiplayerSpawner` spawn on `target` (Godot 4), as the engine's
+    /// replication sends it: through the spawner at `spawner` (a node of the scene,
+    /// declared with the spawner's rpc names: none), whose path goes to each target
+    /// first; `spawn.spawner` is set to its cache id here. Reliable, channel 0.
+    pub fn spawn(&mut self, target: Target, spawner: &str, mut spawn: Spawn) -> Result<()> {
+        self.godot4_only("replication")?;
+        let index = self.node_index(spawner)?;
+        spawn.spawner = index as u32 + 1;
+        let bytes = Packet::Spawn(spawn).encode()?;
+        // The spawn names the spawner by its id whether or not it is confirmed yet:
+        // the path goes first on the same reliable channel.
+        self.send_to_node(target, index, Delivery::default(), |_| Ok(bytes.clone()))
+    }
+
+    /// A despawn, sync or delta packet (Godot 4) to `target`: SYNC unreliable, the
+    /// others reliable, on channel 0, as the engine sends them. Name synchronizers
+    /// by the net ids their [`Spawn`] gave.
+    pub fn replicate(&mut self, target: Target, packet: &Packet) -> Result<()> {
+        self.godot4_only("replication")?;
+        let mode = match packet {
+            Packet::Sync(_) => Mode::Unreliable,
+            Packet::Despawn { .. } | Packet::Delta(_) => Mode::Reliable,
+            _ => {
+                return Err(Error::at(
+                    ErrorKind::Unexpected("a packet other than despawn, sync or delta"),
+                    0,
+                ))
+            }
+        };
+        let bytes = packet.encode()?;
+        for p in self.targets(target)? {
+            self.push(p, Delivery { mode, channel: 0 }, bytes.clone());
+        }
+        Ok(())
+    }
+
+    fn godot4_only(&self, what: &'static str) -> Result<()> {
+        match self.protocol {
+            Protocol::Godot4 => Ok(()),
+            Protocol::Godot3 => Err(Error::at(ErrorKind::Unexpected(what), 0)),
+        }
+    }
+
+    /// The connected peers `target` names.
+    fn targets(&self, target: Target) -> Result<Vec<i32>> {
+        Ok(match target {
+            Target::Peer(p) if self.peers.contains(&p) => vec![p],
+            Target::Peer(p) => return Err(Error::at(ErrorKind::UnknownPeer(p), 0)),
+            Target::All | Target::AllBut(_) => self
+                .peers
+                .iter()
+                .copied()
+                .filter(|&p| Target::AllBut(p) != target)
+                .collect(),
+        })
+    }
+
     fn node_index(&self, node: &str) -> Result<usize> {
         self.scene
             .index(node)
@@ -814,16 +872,7 @@ impl Session {
         delivery: Delivery,
         encode: impl Fn(NodeRef) -> Result<Vec<u8>>,
     ) -> Result<()> {
-        let targets: Vec<i32> = match target {
-            Target::Peer(p) if self.peers.contains(&p) => vec![p],
-            Target::Peer(p) => return Err(Error::at(ErrorKind::UnknownPeer(p), 0)),
-            Target::All | Target::AllBut(_) => self
-                .peers
-                .iter()
-                .copied()
-                .filter(|&p| Target::AllBut(p) != target)
-                .collect(),
-        };
+        let targets = self.targets(target)?;
         let cache_id = index as u32 + 1;
         let (path, names) = &self.scene.nodes[index];
         // Built only if some target has not had the path yet.
@@ -883,27 +932,10 @@ impl Session {
             Protocol::Godot4 => Packet::Raw(bytes).encode()?,
             Protocol::Godot3 => godot3::Packet::Raw(bytes).encode()?,
         };
-        match target {
-            Target::Peer(p) if !self.peers.contains(&p) => {
-                Err(Error::at(ErrorKind::UnknownPeer(p), 0))
-            }
-            Target::Peer(p) => {
-                self.push(p, delivery, bytes);
-                Ok(())
-            }
-            _ => {
-                let targets: Vec<i32> = self
-                    .peers
-                    .iter()
-                    .copied()
-                    .filter(|&p| Target::AllBut(p) != target)
-                    .collect();
-                for p in targets {
-                    self.push(p, delivery, bytes.clone());
-                }
-                Ok(())
-            }
+        for p in self.targets(target)? {
+            self.push(p, delivery, bytes.clone());
         }
+        Ok(())
     }
 
     fn send(&mut self, to: i32, delivery: Delivery, packet: &Packet) -> Result<()> {

@@ -47,6 +47,8 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 use crate::godot3::{WsHeader, WsKind};
+use crate::replication::Spawn;
+use crate::scene4::Packet;
 use crate::session::{Delivery, Event, Protocol, Scene, Session, Target, SERVER};
 use crate::wire::{id_message, read_id_message};
 
@@ -269,6 +271,18 @@ impl Server {
     ) -> Result<(), Error> {
         self.session
             .call(target, node, method, args, Delivery::default())?;
+        self.flush()
+    }
+
+    /// A spawn through the spawner at `spawner`: see [`Session::spawn`].
+    pub fn spawn(&mut self, target: Target, spawner: &str, spawn: Spawn) -> Result<(), Error> {
+        self.session.spawn(target, spawner, spawn)?;
+        self.flush()
+    }
+
+    /// A despawn, sync or delta packet: see [`Session::replicate`].
+    pub fn replicate(&mut self, target: Target, packet: &Packet) -> Result<(), Error> {
+        self.session.replicate(target, packet)?;
         self.flush()
     }
 

@@ -1,0 +1,322 @@
+//! The crate's servers replicate nodes to a real Godot 4.6 client
+//! (`tests/oracle/replica_client4.gd`) over WebSocket and ENet: spawns through its
+//! MultiplayerSpawner (a packed scene and a spawn function with its argument), syncs
+//! and deltas to the spawned nodes' MultiplayerSynchronizers, and despawns; the engine
+//! prints what it made of each, which must be exactly the values sent.
+#![cfg(all(feature = "websocket", feature = "enet"))]
+
+mod common;
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use common::{engine, godot4, Engine};
+use godot_bin::{Dictionary, PoolStringArray, Variant, Vector2, Vector3};
+use godot_bin_multiplayer::{
+    enet, ws, Delta, DeltaEntry, Event, Packet, Scene, Spawn, SpawnSource, Sync, SyncEntry, Target,
+};
+use serde_json::Value;
+
+const SPAWNER: &str = "Game/Spawner";
+
+/// A small seeded generator: the values differ from node to node and step to step.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 11
+    }
+
+    /// A float the engine's `real_t` properties hold exactly.
+    fn real(&mut self) -> f32 {
+        (self.next() % 6000) as f32 / 1000.0 - 3.0
+    }
+
+    fn int(&mut self) -> i64 {
+        match self.next() % 4 {
+            0 => (self.next() % 256) as i64 - 128,
+            1 => (self.next() % 65536) as i64 - 32768,
+            2 => self.next() as i32 as i64,
+            _ => self.next() as i64 * if self.next() % 2 == 0 { 1 } else { -1 },
+        }
+    }
+
+    fn text(&mut self) -> String {
+        let n = self.next() % 8;
+        (0..n)
+            .map(|_| ['a', 'Z', '0', ' ', 'é', '€', '😀'][(self.next() % 7) as usize])
+            .collect()
+    }
+
+    fn any(&mut self) -> Variant {
+        match self.next() % 7 {
+            0 => Variant::Nil,
+            1 => Variant::Bool(self.next() % 2 == 0),
+            2 => Variant::Int(self.int()),
+            3 => Variant::Float(self.next() as f64 / 7.0),
+            4 => Variant::String(self.text()),
+            5 => Variant::Vector3(Vector3::new(self.real(), self.real(), self.real())),
+            _ => {
+                let mut d = Dictionary::new();
+                d.insert(
+                    Variant::String(self.text()),
+                    Variant::Array(vec![Variant::Int(self.int())]),
+                );
+                Variant::Dictionary(d)
+            }
+        }
+    }
+
+    fn tags(&mut self) -> Variant {
+        let n = self.next() % 3;
+        Variant::PoolStringArray(PoolStringArray::from(
+            (0..n).map(|_| self.text()).collect::<Vec<_>>(),
+        ))
+    }
+
+    fn position(&mut self) -> Variant {
+        Variant::Vector2(Vector2::new(self.real(), self.real()))
+    }
+
+    /// The "always" properties: position, rotation.
+    fn always(&mut self) -> Vec<Variant> {
+        vec![self.position(), Variant::Float(self.real().into())]
+    }
+
+    /// The spawn properties: label, extra, position, rotation, hp, tags.
+    fn spawn_state(&mut self) -> Vec<Variant> {
+        let [position, rotation]: [Variant; 2] = self.always().try_into().unwrap();
+        vec![
+            Variant::String(self.text()),
+            self.any(),
+            position,
+            rotation,
+            Variant::Int(self.int()),
+            self.tags(),
+        ]
+    }
+}
+
+enum Server {
+    Ws(ws::Server),
+    Enet(enet::Server),
+}
+
+impl Server {
+    async fn next_event(&mut self) -> Option<Event> {
+        match self {
+            Server::Ws(s) => s.next_event().await,
+            Server::Enet(s) => s.next_event().await,
+        }
+    }
+
+    fn spawn(&mut self, spawn: Spawn) {
+        match self {
+            Server::Ws(s) => s.spawn(Target::All, SPAWNER, spawn).unwrap(),
+            Server::Enet(s) => s.spawn(Target::All, SPAWNER, spawn).unwrap(),
+        }
+    }
+
+    fn replicate(&mut self, packet: Packet) {
+        match self {
+            Server::Ws(s) => s.replicate(Target::All, &packet).unwrap(),
+            Server::Enet(s) => s.replicate(Target::All, &packet).unwrap(),
+        }
+    }
+
+    /// Serves events for `d` (the client's path confirmations).
+    async fn serve(&mut self, d: Duration) {
+        let _ = tokio::time::timeout(d, async {
+            loop {
+                self.next_event().await;
+            }
+        })
+        .await;
+    }
+}
+
+fn values(l: &Value) -> Vec<Variant> {
+    match godot4(l["values"].as_str().unwrap()) {
+        Variant::Array(a) => a,
+        other => panic!("{other:?}"),
+    }
+}
+
+async fn replicate_to_engine(enet_transport: bool) {
+    let Some(bin) = engine("godot4") else {
+        return;
+    };
+    let scene = Scene::new().node(SPAWNER, Vec::<String>::new());
+    let mut server = if enet_transport {
+        Server::Enet(enet::Server::bind("127.0.0.1:0", scene).await.unwrap())
+    } else {
+        Server::Ws(ws::Server::bind("127.0.0.1:0", scene).await.unwrap())
+    };
+    let port = match &server {
+        Server::Ws(s) => s.local_addr().port(),
+        Server::Enet(s) => s.local_addr().port(),
+    };
+    let transport = if enet_transport { "enet" } else { "ws" };
+    let mut client = Engine::start(
+        &bin,
+        "replica_client4.gd",
+        &[
+            ("PORT", port.to_string()),
+            ("TRANSPORT", transport.into()),
+            ("DESPAWNS", "2".into()),
+        ],
+    );
+    let id = tokio::time::timeout(Duration::from_secs(30), async {
+        loop {
+            if let Some(Event::PeerConnected(id)) = server.next_event().await {
+                return id;
+            }
+        }
+    })
+    .await
+    .expect("the engine joins");
+    assert_eq!(
+        client.wait_for("connected", Duration::from_secs(30)).await["connected"],
+        id
+    );
+
+    let mut rng = Rng(if enet_transport { 7 } else { 3 });
+    // Crate0 from the spawn function (net id 1, synchronizer 2), Mover0 from scene 0
+    // (net id 3, synchronizer 4).
+    let arg = Variant::Array(vec![
+        Variant::String("Crate0".into()),
+        rng.position(),
+        rng.any(),
+        Variant::Int(rng.int()),
+    ]);
+    let spawns = [
+        ("Crate0", SpawnSource::Custom(arg.clone()), 1, 2),
+        ("Mover0", SpawnSource::Scene(0), 3, 4),
+    ];
+    let mut spawn_states = HashMap::new();
+    for (name, source, net_id, sync_id) in spawns.clone() {
+        let state = rng.spawn_state();
+        spawn_states.insert(name, state.clone());
+        server.spawn(Spawn {
+            source,
+            spawner: 0,
+            net_id,
+            sync_ids: vec![sync_id],
+            name: name.into(),
+            state,
+        });
+    }
+    server.serve(Duration::from_millis(100)).await;
+    let mut synced: HashMap<&str, Vec<Vec<Variant>>> = HashMap::new();
+    for time in 1..=10u16 {
+        let mut entries = Vec::new();
+        for (name, _, _, sync_id) in &spawns {
+            let state = rng.always();
+            synced.entry(name).or_default().push(state.clone());
+            entries.push(SyncEntry {
+                net_id: *sync_id,
+                state,
+            });
+        }
+        server.replicate(Packet::Sync(Sync { time, entries }));
+        server.serve(Duration::from_millis(20)).await;
+    }
+    // Watched properties, hp (bit 0), visible (1), tags (2).
+    let deltas = [
+        (
+            "Crate0",
+            2,
+            0b101,
+            vec![Variant::Int(rng.int()), rng.tags()],
+        ),
+        ("Mover0", 4, 0b010, vec![Variant::Bool(false)]),
+        (
+            "Mover0",
+            4,
+            0b111,
+            vec![Variant::Int(rng.int()), Variant::Bool(true), rng.tags()],
+        ),
+    ];
+    for (_, sync_id, indexes, state) in &deltas {
+        server.replicate(Packet::Delta(Delta {
+            entries: vec![DeltaEntry {
+                net_id: *sync_id,
+                indexes: *indexes,
+                state: state.clone(),
+            }],
+        }));
+    }
+    server.serve(Duration::from_millis(100)).await;
+    for net_id in [1, 3] {
+        server.replicate(Packet::Despawn { net_id });
+    }
+
+    let finish = client.finish(Duration::from_secs(30));
+    tokio::pin!(finish);
+    let (code, log) = loop {
+        tokio::select! {
+            r = &mut finish => break r,
+            _ = server.next_event() => {}
+        }
+    };
+    assert_eq!(code, Some(0), "{log:?}");
+
+    // Spawned with the argument and the state sent.
+    let spawned: Vec<&Value> = log.iter().filter(|l| l.get("spawned").is_some()).collect();
+    assert_eq!(spawned.len(), 2, "{log:?}");
+    for l in spawned {
+        let name = l["spawned"].as_str().unwrap();
+        let want_arg = if name == "Crate0" {
+            arg.clone()
+        } else {
+            Variant::Nil
+        };
+        assert_eq!(godot4(l["arg"].as_str().unwrap()), want_arg, "{name}");
+        assert_eq!(values(l), spawn_states[name], "{name}");
+    }
+    // Every sync applied, in order (ENet sends them unreliably: on loopback none is
+    // lost, but only their order is asked of it).
+    for (name, _, _, _) in &spawns {
+        let got: Vec<Vec<Variant>> = log
+            .iter()
+            .filter(|l| l["synced"] == *name)
+            .map(values)
+            .collect();
+        let sent = &synced[name];
+        if enet_transport {
+            assert!(!got.is_empty(), "{name}");
+            let mut rest = sent.iter();
+            assert!(got.iter().all(|g| rest.any(|s| s == g)), "{name}: {got:?}");
+        } else {
+            assert_eq!(&got, sent, "{name}");
+        }
+    }
+    // Each delta changed exactly the properties its bits name.
+    let applied: Vec<&Value> = log.iter().filter(|l| l.get("delta").is_some()).collect();
+    assert_eq!(applied.len(), deltas.len(), "{log:?}");
+    for (l, (name, _, indexes, state)) in applied.iter().zip(&deltas) {
+        assert_eq!(l["delta"], *name);
+        let after = values(l);
+        let changed: Vec<Variant> = (0..3)
+            .filter(|i| indexes & 1 << i != 0)
+            .map(|i| after[i].clone())
+            .collect();
+        assert_eq!(&changed, state, "{name}");
+    }
+    let despawned: Vec<&str> = log.iter().filter_map(|l| l["despawned"].as_str()).collect();
+    assert_eq!(despawned, ["Crate0", "Mover0"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn godot4_client_applies_websocket_replication() {
+    replicate_to_engine(false).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn godot4_client_applies_enet_replication() {
+    replicate_to_engine(true).await;
+}
