@@ -834,6 +834,33 @@ impl Session {
         Ok(())
     }
 
+    /// The net id that names the synchronizer at `path` (a node of the scene, declared
+    /// with no rpc names) in [`Sync`](crate::Sync) and [`Delta`](crate::Delta) entries
+    /// to `peer`, for a synchronizer that was not spawned: its path cache id with bit
+    /// 31 set, once `peer` confirmed the path. Until then `None`, and the path goes to
+    /// `peer` on the first call; the engine's replication skips such a synchronizer
+    /// the same way until the path is confirmed.
+    pub fn synchronizer_id(&mut self, peer: i32, path: &str) -> Result<Option<u32>> {
+        self.godot4_only("replication")?;
+        let index = self.node_index(path)?;
+        let cache_id = index as u32 + 1;
+        let sent = self.peer(peer)?.sent[index];
+        match sent {
+            Sent::Confirmed => return Ok(Some(cache_id | 0x8000_0000)),
+            Sent::Unconfirmed => return Ok(None),
+            Sent::Never => {}
+        }
+        let simplify = Packet::SimplifyPath {
+            checksum: self.scene.nodes[index].1.checksum().to_owned(),
+            id: cache_id,
+            path: path.to_owned(),
+        }
+        .encode()?;
+        self.peer_mut(peer)?.sent[index] = Sent::Unconfirmed;
+        self.push(peer, Delivery::default(), simplify);
+        Ok(None)
+    }
+
     fn godot4_only(&self, what: &'static str) -> Result<()> {
         match self.protocol {
             Protocol::Godot4 => Ok(()),

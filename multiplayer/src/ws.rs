@@ -280,6 +280,13 @@ impl Server {
         self.flush()
     }
 
+    /// A synchronizer's net id for `peer`: see [`Session::synchronizer_id`].
+    pub fn synchronizer_id(&mut self, peer: i32, path: &str) -> Result<Option<u32>, Error> {
+        let id = self.session.synchronizer_id(peer, path)?;
+        self.flush()?;
+        Ok(id)
+    }
+
     /// A despawn, sync or delta packet: see [`Session::replicate`].
     pub fn replicate(&mut self, target: Target, packet: &Packet) -> Result<(), Error> {
         self.session.replicate(target, packet)?;

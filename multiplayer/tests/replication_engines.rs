@@ -1,8 +1,9 @@
 //! The crate's servers replicate nodes to a real Godot 4.6 client
 //! (`tests/oracle/replica_client4.gd`) over WebSocket and ENet: spawns through its
 //! MultiplayerSpawner (a packed scene and a spawn function with its argument), syncs
-//! and deltas to the spawned nodes' MultiplayerSynchronizers, and despawns; the engine
-//! prints what it made of each, which must be exactly the values sent.
+//! and deltas to the spawned nodes' MultiplayerSynchronizers, despawns, and syncs and
+//! deltas to a synchronizer of the scene named by its path; the engine prints what it
+//! made of each, which must be exactly the values sent.
 #![cfg(all(feature = "websocket", feature = "enet"))]
 
 mod common;
@@ -18,6 +19,8 @@ use godot_bin_multiplayer::{
 use serde_json::Value;
 
 const SPAWNER: &str = "Game/Spawner";
+/// A synchronizer that is not spawned: named by its path cache id.
+const STATE_SYNC: &str = "Game/State/Sync";
 
 /// A small seeded generator: the values differ from node to node and step to step.
 struct Rng(u64);
@@ -121,6 +124,13 @@ impl Server {
         }
     }
 
+    fn synchronizer_id(&mut self, peer: i32) -> Option<u32> {
+        match self {
+            Server::Ws(s) => s.synchronizer_id(peer, STATE_SYNC).unwrap(),
+            Server::Enet(s) => s.synchronizer_id(peer, STATE_SYNC).unwrap(),
+        }
+    }
+
     fn replicate(&mut self, packet: Packet) {
         match self {
             Server::Ws(s) => s.replicate(Target::All, &packet).unwrap(),
@@ -150,7 +160,9 @@ async fn replicate_to_engine(enet_transport: bool) {
     let Some(bin) = engine("godot4") else {
         return;
     };
-    let scene = Scene::new().node(SPAWNER, Vec::<String>::new());
+    let scene = Scene::new()
+        .node(SPAWNER, Vec::<String>::new())
+        .node(STATE_SYNC, Vec::<String>::new());
     let mut server = if enet_transport {
         Server::Enet(enet::Server::bind("127.0.0.1:0", scene).await.unwrap())
     } else {
@@ -185,6 +197,35 @@ async fn replicate_to_engine(enet_transport: bool) {
     );
 
     let mut rng = Rng(if enet_transport { 7 } else { 3 });
+    // The scene's synchronizer: no id until the engine confirmed its path.
+    assert_eq!(server.synchronizer_id(id), None);
+    let state_id = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            server.serve(Duration::from_millis(20)).await;
+            if let Some(n) = server.synchronizer_id(id) {
+                return n;
+            }
+        }
+    })
+    .await
+    .expect("the engine confirms the synchronizer's path");
+    assert_eq!(state_id, 0x8000_0002);
+    let score = Variant::Int(rng.int());
+    let motd = Variant::String(rng.text());
+    server.replicate(Packet::Sync(Sync {
+        time: 1,
+        entries: vec![SyncEntry {
+            net_id: state_id,
+            state: vec![score.clone()],
+        }],
+    }));
+    server.replicate(Packet::Delta(Delta {
+        entries: vec![DeltaEntry {
+            net_id: state_id,
+            indexes: 1,
+            state: vec![motd.clone()],
+        }],
+    }));
     // Crate0 from the spawn function (net id 1, synchronizer 2), Mover0 from scene 0
     // (net id 3, synchronizer 4).
     let arg = Variant::Array(vec![
@@ -296,7 +337,10 @@ async fn replicate_to_engine(enet_transport: bool) {
         }
     }
     // Each delta changed exactly the properties its bits name.
-    let applied: Vec<&Value> = log.iter().filter(|l| l.get("delta").is_some()).collect();
+    let applied: Vec<&Value> = log
+        .iter()
+        .filter(|l| l.get("delta").is_some() && l["delta"] != "State")
+        .collect();
     assert_eq!(applied.len(), deltas.len(), "{log:?}");
     for (l, (name, _, indexes, state)) in applied.iter().zip(&deltas) {
         assert_eq!(l["delta"], *name);
@@ -307,6 +351,21 @@ async fn replicate_to_engine(enet_transport: bool) {
             .collect();
         assert_eq!(&changed, state, "{name}");
     }
+    let state: Vec<(&str, Vec<Variant>)> = log
+        .iter()
+        .filter(|l| l["synced"] == "State" || l["delta"] == "State")
+        .map(|l| {
+            (
+                if l["synced"] == "State" {
+                    "synced"
+                } else {
+                    "delta"
+                },
+                values(l),
+            )
+        })
+        .collect();
+    assert_eq!(state, [("synced", vec![score]), ("delta", vec![motd])]);
     let despawned: Vec<&str> = log.iter().filter_map(|l| l["despawned"].as_str()).collect();
     assert_eq!(despawned, ["Crate0", "Mover0"]);
 }

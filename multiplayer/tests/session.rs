@@ -558,3 +558,140 @@ fn call_args_read_godot_4_types() {
     );
     assert_eq!(err.offset(), None);
 }
+
+/// Replication from a server session: a spawn goes after its spawner's path (to each
+/// target once, the cache id in the spawn), SYNC unreliably and the rest reliably; a
+/// synchronizer of the scene gets its net id (bit 31 and its cache id) once the peer
+/// confirmed its path, and none before.
+#[test]
+fn replication_goes_out_as_the_engine_sends_it() {
+    use godot_bin_multiplayer::{Spawn, SpawnSource, Sync, SyncEntry};
+    let scene = Scene::new()
+        .node("Game", ["one"])
+        .node("Game/Spawner", Vec::<String>::new())
+        .node("Game/State/Sync", Vec::<String>::new());
+    let mut s = Session::server(scene.clone());
+    s.connect(5);
+    s.connect(6);
+    drain(&mut s);
+    let spawn = Spawn {
+        source: SpawnSource::Scene(0),
+        spawner: 0,
+        net_id: 1,
+        sync_ids: vec![2],
+        name: "Mover".into(),
+        state: vec![Variant::Int(3)],
+    };
+    s.spawn(Target::All, "Game/Spawner", spawn.clone()).unwrap();
+    let (sent, _) = drain(&mut s);
+    let simplify = Packet::SimplifyPath {
+        checksum: "d41d8cd98f00b204e9800998ecf8427e".into(),
+        id: 2,
+        path: "Game/Spawner".into(),
+    }
+    .encode()
+    .unwrap();
+    let with_id = Packet::Spawn(Spawn {
+        spawner: 2,
+        ..spawn.clone()
+    })
+    .encode()
+    .unwrap();
+    let got: Vec<(i32, Vec<u8>, Delivery)> = sent
+        .into_iter()
+        .map(|t| (t.to, t.bytes, t.delivery))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (5, simplify.clone(), Delivery::default()),
+            (6, simplify, Delivery::default()),
+            (5, with_id.clone(), Delivery::default()),
+            (6, with_id.clone(), Delivery::default()),
+        ]
+    );
+    // The path goes once.
+    s.spawn(Target::Peer(5), "Game/Spawner", spawn).unwrap();
+    let (sent, _) = drain(&mut s);
+    assert_eq!(sent.len(), 1);
+    assert_eq!(sent[0].bytes, with_id);
+
+    let sync = Packet::Sync(Sync {
+        time: 1,
+        entries: vec![SyncEntry {
+            net_id: 2,
+            state: vec![Variant::Bool(true)],
+        }],
+    });
+    s.replicate(Target::AllBut(6), &sync).unwrap();
+    let (sent, _) = drain(&mut s);
+    assert_eq!(sent.len(), 1);
+    assert_eq!((sent[0].to, sent[0].delivery.mode), (5, Mode::Unreliable));
+    s.replicate(Target::Peer(6), &Packet::Despawn { net_id: 1 })
+        .unwrap();
+    let (sent, _) = drain(&mut s);
+    assert_eq!((sent[0].to, sent[0].delivery.mode), (6, Mode::Reliable));
+    assert_eq!(sent[0].bytes, [5, 1, 0, 0, 0]);
+
+    // A synchronizer named by its path: none until confirmed, the path sent once.
+    assert_eq!(s.synchronizer_id(5, "Game/State/Sync").unwrap(), None);
+    assert_eq!(s.synchronizer_id(5, "Game/State/Sync").unwrap(), None);
+    let (sent, _) = drain(&mut s);
+    assert_eq!(sent.len(), 1);
+    assert_eq!(
+        Packet::decode(&sent[0].bytes).unwrap(),
+        Packet::SimplifyPath {
+            checksum: "d41d8cd98f00b204e9800998ecf8427e".into(),
+            id: 3,
+            path: "Game/State/Sync".into(),
+        }
+    );
+    let confirm = Packet::ConfirmPath { valid: true, id: 3 }.encode().unwrap();
+    s.receive(5, Delivery::default(), &confirm).unwrap();
+    assert_eq!(
+        s.synchronizer_id(5, "Game/State/Sync").unwrap(),
+        Some(0x8000_0003)
+    );
+
+    // What cannot go is refused, and nothing is sent.
+    let kind = |r: godot_bin_multiplayer::Result<()>| format!("{:?}", r.unwrap_err().kind());
+    assert_eq!(
+        kind(s.replicate(Target::Peer(9), &Packet::Despawn { net_id: 1 })),
+        "UnknownPeer(9)"
+    );
+    assert_eq!(
+        kind(s.replicate(Target::All, &Packet::Raw(vec![1]))),
+        "Unexpected(\"a packet other than despawn, sync or delta\")"
+    );
+    let nameless = Spawn {
+        source: SpawnSource::Scene(0),
+        spawner: 0,
+        net_id: 1,
+        sync_ids: vec![],
+        name: String::new(),
+        state: vec![],
+    };
+    assert_eq!(
+        kind(s.spawn(Target::All, "Game/Spawner", nameless.clone())),
+        "EmptyName"
+    );
+    assert_eq!(
+        kind(s.spawn(Target::All, "Nope", nameless)),
+        "UnknownNode(\"Nope\")"
+    );
+    assert_eq!(
+        format!(
+            "{:?}",
+            s.synchronizer_id(9, "Game/State/Sync").unwrap_err().kind()
+        ),
+        "UnknownPeer(9)"
+    );
+    assert_eq!(s.poll_transmit(), None);
+    let mut godot3 = Session::server(scene).protocol(godot_bin_multiplayer::Protocol::Godot3);
+    godot3.connect(5);
+    drain(&mut godot3);
+    assert_eq!(
+        kind(godot3.replicate(Target::All, &Packet::Despawn { net_id: 1 })),
+        "Unexpected(\"replication\")"
+    );
+}

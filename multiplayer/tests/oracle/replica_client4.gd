@@ -3,14 +3,17 @@
 # to 127.0.0.1:$PORT over WebSocket ($TRANSPORT=enet: ENet) and keeps a
 # MultiplayerSpawner at Game/Spawner (spawn path Game; a spawn function, and the
 # packed scene res://mover.tscn as scene 0) whose nodes carry a MultiplayerSynchronizer
-# "Sync" with the config of replicate4.gd. What the engine makes of the server's
-# packets is printed as JSON lines:
+# "Sync" with the config of replicate4.gd; and a node that is not spawned, Game/State
+# (score, synced always; motd, watched), whose synchronizer Game/State/Sync the server
+# names by its path. What the engine makes of the server's packets is printed as
+# JSON lines:
 #   {"connected": id};
 #   {"spawned": name, "arg": var_to_bytes of the spawn function's argument (null for
 #       a scene), "values": of [the spawn properties] once spawned};
 #   {"synced": name, "values": of [the sync properties]};
 #   {"delta": name, "values": of [every watched property]};
-#   {"despawned": name}.
+#   {"despawned": name};
+#   {"synced": "State", "values": [score]} and {"delta": "State", "values": [motd]}.
 # It quits with 0 after $DESPAWNS despawns, or with 1 after 60 seconds.
 extends SceneTree
 
@@ -19,6 +22,11 @@ var hp := 0
 var label := ""
 var tags := PackedStringArray()
 var extra = null
+"""
+
+const STATE := """extends Node
+var score := 0
+var motd := ""
 """
 
 const SPAWN_ONLY := [".:label", ".:extra"]
@@ -96,6 +104,26 @@ func _initialize():
 	var game := Node.new()
 	game.name = "Game"
 	root.add_child(game)
+	var state_script := GDScript.new()
+	state_script.source_code = STATE
+	state_script.reload()
+	var state := Node.new()
+	state.name = "State"
+	state.set_script(state_script)
+	var state_sync := MultiplayerSynchronizer.new()
+	state_sync.name = "Sync"
+	var cfg := SceneReplicationConfig.new()
+	cfg.add_property(^".:score")
+	cfg.property_set_spawn(^".:score", false)
+	cfg.property_set_replication_mode(^".:score", SceneReplicationConfig.REPLICATION_MODE_ALWAYS)
+	cfg.add_property(^".:motd")
+	cfg.property_set_spawn(^".:motd", false)
+	cfg.property_set_replication_mode(^".:motd", SceneReplicationConfig.REPLICATION_MODE_ON_CHANGE)
+	state_sync.replication_config = cfg
+	state.add_child(state_sync)
+	game.add_child(state)
+	state_sync.synchronized.connect(func(): print(JSON.stringify({"synced": "State", "values": var_to_bytes([state.score]).hex_encode()})))
+	state_sync.delta_synchronized.connect(func(): print(JSON.stringify({"delta": "State", "values": var_to_bytes([state.motd]).hex_encode()})))
 	var spawner := MultiplayerSpawner.new()
 	spawner.name = "Spawner"
 	spawner.spawn_path = NodePath("..")
