@@ -42,12 +42,32 @@ pub(crate) fn encode(args: &[Variant], out: &mut Vec<u8>) -> Result<()> {
             }
             _ => {
                 let start = out.len();
-                cfg.to_vec_into(arg, out)
-                    .map_err(|source| Error::at(ErrorKind::Argument { index, source }, start))?;
+                // The receiving engine decodes arguments without full Objects.
+                let r = if full_object(arg) {
+                    Err(godot_bin::ErrorKind::ObjectsNotAllowed.into())
+                } else {
+                    cfg.to_vec_into(arg, out)
+                };
+                r.map_err(|source| Error::at(ErrorKind::Argument { index, source }, start))?;
             }
         }
     }
     Ok(())
+}
+
+/// Whether `v` is or holds a full Object.
+fn full_object(v: &Variant) -> bool {
+    match v {
+        Variant::Object(_) => true,
+        Variant::Array(items) => items.iter().any(full_object),
+        Variant::TypedArray(a) => a.items.iter().any(full_object),
+        Variant::Dictionary(d) => d.iter().any(|(k, v)| full_object(k) || full_object(v)),
+        Variant::TypedDictionary(d) => d
+            .entries
+            .iter()
+            .any(|(k, v)| full_object(k) || full_object(v)),
+        _ => false,
+    }
 }
 
 /// A compressed int's 1, 2, 4 or 8 little-endian bytes, sign-extended from the top one.

@@ -89,9 +89,18 @@ pub enum ErrorKind {
     /// those without one (meta bit 7).
     #[error("no arguments or one PackedByteArray sent with a count (the engine sets meta bit 7 instead)")]
     CountedBytes,
-    /// A spawned node with an empty name (the engine cannot add it).
-    #[error("a spawned node without a name")]
-    EmptyName,
+    /// A spawned node's name that the engine refuses: empty, or holding one of
+    /// `. : @ / " %`.
+    #[error("spawned node name {0:?}: the engine refuses names that are empty or hold one of . : @ / \" %")]
+    NodeName(String),
+    /// A spawned synchronizer's net id with bit 31 set, which would name a
+    /// synchronizer by its path instead.
+    #[error("synchronizer net id {0:#x} has bit 31 set (that names one by path)")]
+    SyncId(u32),
+    /// More values in one spawn state or sync entry than
+    /// [`MAX_STATE_VALUES`](crate::MAX_STATE_VALUES).
+    #[error("more than {0} values in one replication state")]
+    TooManyValues(usize),
     /// A SYNC or delta entry without values (the engine never sends one, and fails
     /// to apply it).
     #[error("a sync entry without values")]

@@ -56,7 +56,7 @@ pub mod ws;
 
 pub use error::{Error, ErrorKind, Result};
 pub use names::RpcNames;
-pub use replication::{Delta, DeltaEntry, Spawn, SpawnSource, Sync, SyncEntry};
+pub use replication::{Delta, DeltaEntry, Spawn, SpawnSource, Sync, SyncEntry, MAX_STATE_VALUES};
 pub use scene4::{Args, CallRef, NodeRef, Packet, RemoteCall, Sys};
 pub use session::{
     Call, Delivery, Event, Limits, Mode, Protocol, Scene, Session, Target, Transmit, SERVER,

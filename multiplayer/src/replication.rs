@@ -15,6 +15,18 @@ use crate::reader::Reader;
 /// (`MultiplayerSpawner::INVALID_ID`).
 const CUSTOM: u8 = 255;
 
+/// The most values one spawn state or one sync or delta entry may hold: far beyond
+/// any replication config, and what bounds the memory a hostile packet costs (a value
+/// takes a byte on the wire and 32 in memory).
+pub const MAX_STATE_VALUES: usize = 1024;
+
+/// Bit 31 of a synchronizer's net id: the id is a path cache id.
+const BY_PATH: u32 = 0x8000_0000;
+
+/// Characters Godot 4's `validate_node_name` replaces: a spawn whose name holds one
+/// is refused by the receiving engine.
+const NAME_INVALID: [char; 6] = ['.', ':', '@', '/', '"', '%'];
+
 /// What a spawned node is made from.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SpawnSource {
@@ -22,7 +34,7 @@ pub enum SpawnSource {
     /// 255 is not one: it marks the other form).
     Scene(u8),
     /// The spawner's `spawn_function`, called with this argument (what `spawn(data)`
-    /// was given; no Objects).
+    /// was given; no full Objects, which the engine does not decode here).
     Custom(Variant),
 }
 
@@ -54,9 +66,11 @@ pub struct Spawn {
     /// The node's network id, which DESPAWN names it by.
     pub net_id: u32,
     /// The network ids of the node's synchronizers (that the sender has authority
-    /// over), in the order the receiver meets them; SYNC names them by these.
+    /// over), in the order the receiver meets them; SYNC names them by these. Bit 31
+    /// stays clear: it marks an id as a path cache id.
     pub sync_ids: Vec<u32>,
-    /// The node's name under the spawn path (not empty, no NUL).
+    /// The node's name under the spawn path: not empty, and none of `. : @ / " %`
+    /// (the engine refuses such a name), no NUL.
     pub name: String,
     /// The spawn properties of every synchronizer in `sync_ids`, one after the other.
     pub state: Vec<Variant>,
@@ -101,14 +115,40 @@ pub struct Delta {
     pub entries: Vec<DeltaEntry>,
 }
 
-/// Values up to the end of `r`.
+/// Values up to the end of `r`, at most [`MAX_STATE_VALUES`], kept in a `Vec` of
+/// exactly their number.
 fn values(r: &mut Reader<'_>) -> Result<Vec<Variant>> {
     let cfg = args::config();
     let mut out = Vec::new();
     while r.pos < r.bytes.len() {
+        if out.len() == MAX_STATE_VALUES {
+            return Err(Error::at(ErrorKind::TooManyValues(MAX_STATE_VALUES), r.pos));
+        }
         out.push(args::one(r, &cfg, out.len())?);
     }
+    out.shrink_to_fit();
     Ok(out)
+}
+
+fn check_name(name: &str, at: usize) -> Result<()> {
+    if name.is_empty() || name.contains(NAME_INVALID) {
+        return Err(Error::at(ErrorKind::NodeName(name.to_owned()), at));
+    }
+    Ok(())
+}
+
+fn check_sync_id(id: u32, at: usize) -> Result<()> {
+    if id & BY_PATH != 0 {
+        return Err(Error::at(ErrorKind::SyncId(id), at));
+    }
+    Ok(())
+}
+
+fn check_values(state: &[Variant]) -> Result<()> {
+    if state.len() > MAX_STATE_VALUES {
+        return Err(Error::at(ErrorKind::TooManyValues(MAX_STATE_VALUES), 0));
+    }
+    Ok(())
 }
 
 /// The state of a SYNC or delta entry: the engine never sends an empty one, and
@@ -153,7 +193,6 @@ impl Spawn {
         let net_id = r.u32("the net id")?;
         let count_at = r.pos;
         let sync_count = r.u32("the synchronizer count")?;
-        let name_at = r.pos;
         let name_len = r.u32("the name's length")?;
         // Checked against the bytes left before anything is allocated for them.
         let left = (r.bytes.len() - r.pos) as u64;
@@ -164,16 +203,18 @@ impl Spawn {
             ));
         }
         let sync_ids = (0..sync_count)
-            .map(|_| r.u32("a synchronizer id"))
+            .map(|_| {
+                let at = r.pos;
+                let id = r.u32("a synchronizer id")?;
+                check_sync_id(id, at).map(|()| id)
+            })
             .collect::<Result<Vec<_>>>()?;
+        let name_at = r.pos;
         let mut name = part(r, name_len, "the node name")?;
-        let name_body = name.bytes.len();
-        let name = match name.last_cstr("node name") {
-            Ok(s) if !s.is_empty() => s,
-            Ok(_) => return Err(Error::at(ErrorKind::EmptyName, name_at)),
-            Err(e) => return Err(e),
-        };
-        r.pos = name_body;
+        let name_end = name.bytes.len();
+        let name = name.last_cstr("node name")?;
+        check_name(&name, name_at)?;
+        r.pos = name_end;
         let source = if scene == CUSTOM {
             let size_at = r.pos;
             let size = r.u32("the spawn argument's size")?;
@@ -203,9 +244,11 @@ impl Spawn {
     }
 
     pub(crate) fn encode(&self, out: &mut Vec<u8>) -> Result<()> {
-        if self.name.is_empty() {
-            return Err(Error::at(ErrorKind::EmptyName, 0));
+        check_name(&self.name, 0)?;
+        for &id in &self.sync_ids {
+            check_sync_id(id, 0)?;
         }
+        check_values(&self.state)?;
         let scene = match self.source {
             SpawnSource::Scene(CUSTOM) => {
                 return Err(Error::at(ErrorKind::TooLarge("scene index 255"), 0))
@@ -249,6 +292,7 @@ impl Sync {
             });
             r.pos = state.pos;
             if r.pos == r.bytes.len() {
+                entries.shrink_to_fit();
                 return Ok(Sync { time, entries });
             }
         }
@@ -256,7 +300,7 @@ impl Sync {
 
     pub(crate) fn encode(&self, out: &mut Vec<u8>) -> Result<()> {
         if self.entries.is_empty() {
-            return Err(Error::at(ErrorKind::Truncated("a sync entry's net id"), 3));
+            return Err(Error::at(ErrorKind::Truncated("a sync entry's net id"), 0));
         }
         out.push(crate::scene4::SYNC);
         out.extend_from_slice(&self.time.to_le_bytes());
@@ -264,6 +308,7 @@ impl Sync {
             if e.state.is_empty() {
                 return Err(Error::at(ErrorKind::EmptyState, 0));
             }
+            check_values(&e.state)?;
             out.extend_from_slice(&e.net_id.to_le_bytes());
             sized(out, |out| encode_values(&e.state, out))?;
         }
@@ -276,8 +321,8 @@ impl Delta {
     pub(crate) fn decode(r: &mut Reader<'_>) -> Result<Delta> {
         let mut entries = Vec::new();
         loop {
-            let at = r.pos;
             let net_id = r.u32("a delta entry's net id")?;
+            let at = r.pos;
             let indexes = r.u64("a delta entry's indexes")?;
             let size_at = r.pos;
             let size = r.u32("a delta entry's size")?;
@@ -301,6 +346,7 @@ impl Delta {
             });
             r.pos = state.pos;
             if r.pos == r.bytes.len() {
+                entries.shrink_to_fit();
                 return Ok(Delta { entries });
             }
         }
@@ -308,13 +354,14 @@ impl Delta {
 
     pub(crate) fn encode(&self, out: &mut Vec<u8>) -> Result<()> {
         if self.entries.is_empty() {
-            return Err(Error::at(ErrorKind::Truncated("a delta entry's net id"), 1));
+            return Err(Error::at(ErrorKind::Truncated("a delta entry's net id"), 0));
         }
         out.push(crate::scene4::SYNC | crate::scene4::DELTA);
         for e in &self.entries {
             if e.state.is_empty() {
                 return Err(Error::at(ErrorKind::EmptyState, 0));
             }
+            check_values(&e.state)?;
             if e.state.len() != e.indexes.count_ones() as usize {
                 return Err(Error::at(
                     ErrorKind::DeltaCount {

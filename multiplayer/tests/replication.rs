@@ -76,6 +76,7 @@ fn packets_read_to_what_the_engine_applied() {
     let mut last_delta: HashMap<String, (u64, Vec<Variant>)> = HashMap::new();
     let mut despawns: VecDeque<String> = VecDeque::new();
     let (mut entries, mut synced, mut deltas, mut delta_lines, mut custom) = (0, 0, 0, 0, 0);
+    let mut by_path = 0;
     for line in lines() {
         if line["packet"] == "s2c" {
             match Packet::decode(&hex(&line, "hex")).unwrap() {
@@ -86,6 +87,10 @@ fn packets_read_to_what_the_engine_applied() {
                     spawns.insert(s.name.clone(), s);
                 }
                 Packet::Despawn { net_id } => despawns.push_back(node_of_net_id[&net_id].clone()),
+                // The synchronizer that is not spawned goes by its path cache id.
+                Packet::SimplifyPath { id, path, .. } if path == "Game/State/Sync" => {
+                    node_of_sync_id.insert(id | 0x8000_0000, "State".into());
+                }
                 Packet::Sync(s) => {
                     for e in s.entries {
                         entries += 1;
@@ -119,22 +124,25 @@ fn packets_read_to_what_the_engine_applied() {
             assert_eq!(spawn.state, array(&line, "values"), "{name}");
         } else if let Some(name) = line["synced"].as_str() {
             synced += 1;
+            by_path += usize::from(name == "State");
             assert_eq!(last_sync[name], array(&line, "values"), "{name}");
         } else if let Some(name) = line["delta"].as_str() {
             delta_lines += 1;
-            // Every watched property after the delta: hp, visible, tags.
+            // Every watched property after the delta: hp, visible, tags (State: motd).
             let after = array(&line, "values");
             let (indexes, state) = &last_delta[name];
-            let changed: Vec<Variant> = (0..3)
+            let changed: Vec<Variant> = (0..after.len())
                 .filter(|i| indexes & 1 << i != 0)
                 .map(|i| after[i].clone())
                 .collect();
             assert_eq!(*state, changed, "{name} {indexes:#b}");
+            by_path += usize::from(name == "State");
         } else if let Some(name) = line["despawned"].as_str() {
             assert_eq!(despawns.pop_front().as_deref(), Some(name));
         }
     }
-    assert_eq!((spawns.len(), custom), (9, 3));
+    assert_eq!((spawns.len(), custom), (10, 6));
+    assert!(by_path > 20, "{by_path}");
     assert!(despawns.is_empty());
     assert_eq!(entries, synced);
     assert!(synced > 40, "{synced}");
@@ -223,7 +231,31 @@ fn hostile_spawns_are_refused_where_they_go_wrong() {
     empty[14..18].copy_from_slice(&1u32.to_le_bytes());
     empty.push(0);
     empty.extend_from_slice(&good[32..]);
-    refused!(empty, ErrorKind::EmptyName, 14);
+    refused!(empty, ErrorKind::NodeName(_), 26);
+    let e = Packet::decode(&empty).unwrap_err();
+    assert!(
+        matches!(e.kind(), ErrorKind::NodeName(n) if n.is_empty()),
+        "{e}"
+    );
+    // Names the engine refuses (its validate_node_name changes them).
+    for c in ['.', ':', '@', '/', '"', '%'] {
+        let mut bad = good.clone();
+        bad[28] = c as u8;
+        refused!(bad, ErrorKind::NodeName(_), 26);
+    }
+    // A synchronizer id with bit 31 (which names a synchronizer by path).
+    let mut by_path = good.clone();
+    by_path[25] = 0x80;
+    refused!(by_path, ErrorKind::SyncId(0x8000_0009), 22);
+    // More state values than any config holds: refused before they pile up.
+    let mut many = good[..39].to_vec();
+    many.extend(std::iter::repeat(0x81).take(godot_bin_multiplayer::MAX_STATE_VALUES + 1));
+    refused!(many, ErrorKind::TooManyValues(1024), 39 + 1024);
+    many.pop();
+    match Packet::decode(&many).unwrap() {
+        Packet::Spawn(s) => assert_eq!(s.state.len(), 1024),
+        other => panic!("{other:?}"),
+    }
     // A custom argument that does not fill its size, or runs past it.
     let mut short = good.clone();
     short[32] = 4;
@@ -252,6 +284,27 @@ fn hostile_spawns_are_refused_where_they_go_wrong() {
         },
         Spawn {
             source: SpawnSource::Scene(255),
+            ..spawn()
+        },
+        Spawn {
+            name: "a.b".into(),
+            ..spawn()
+        },
+        Spawn {
+            sync_ids: vec![0x8000_0001],
+            ..spawn()
+        },
+        Spawn {
+            state: vec![Variant::Nil; godot_bin_multiplayer::MAX_STATE_VALUES + 1],
+            ..spawn()
+        },
+        // Full Objects, which the engine does not decode in a spawn.
+        Spawn {
+            source: SpawnSource::Custom(Variant::Object(Default::default())),
+            ..spawn()
+        },
+        Spawn {
+            state: vec![Variant::Array(vec![Variant::Object(Default::default())])],
             ..spawn()
         },
     ] {
@@ -320,7 +373,7 @@ fn sync_and_delta_layouts_and_hostile_forms() {
             indexes: 0b111,
             values: 2
         },
-        1
+        5
     );
     // Other flags on SYNC are not the delta form.
     let mut flagged = bytes.clone();

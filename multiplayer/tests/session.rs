@@ -632,6 +632,17 @@ fn replication_goes_out_as_the_engine_sends_it() {
     let (sent, _) = drain(&mut s);
     assert_eq!((sent[0].to, sent[0].delivery.mode), (6, Mode::Reliable));
     assert_eq!(sent[0].bytes, [5, 1, 0, 0, 0]);
+    let delta = Packet::Delta(godot_bin_multiplayer::Delta {
+        entries: vec![godot_bin_multiplayer::DeltaEntry {
+            net_id: 2,
+            indexes: 1,
+            state: vec![Variant::Int(4)],
+        }],
+    });
+    s.replicate(Target::Peer(6), &delta).unwrap();
+    let (sent, _) = drain(&mut s);
+    assert_eq!((sent[0].to, sent[0].delivery.mode), (6, Mode::Reliable));
+    assert_eq!(Packet::decode(&sent[0].bytes).unwrap(), delta);
 
     // A synchronizer named by its path: none until confirmed, the path sent once.
     assert_eq!(s.synchronizer_id(5, "Game/State/Sync").unwrap(), None);
@@ -673,7 +684,7 @@ fn replication_goes_out_as_the_engine_sends_it() {
     };
     assert_eq!(
         kind(s.spawn(Target::All, "Game/Spawner", nameless.clone())),
-        "EmptyName"
+        "NodeName(\"\")"
     );
     assert_eq!(
         kind(s.spawn(Target::All, "Nope", nameless)),

@@ -3,7 +3,9 @@
 # (/root/C, id 1234567) in one process, joined by a script peer that prints every
 # packet handed to it, as mp4.gd does. The server spawns nodes under Game (one by a
 # spawn function with a custom argument, one from a packed scene), moves them (sync,
-# every frame), changes watched properties (delta), and frees them (despawn).
+# every frame), changes watched properties (delta), and frees them (despawn); and it
+# syncs a node that is not spawned, Game/State, whose synchronizer both sides name by
+# its path (net id: bit 31 and the path cache id).
 # multiplayer/scripts/gen-fixtures.sh writes the output to
 # multiplayer/tests/fixtures/replication4.6.jsonl:
 #   {"packet": "s2c"|"c2s", "to", "channel", "mode", "hex"}  every packet sent;
@@ -12,7 +14,8 @@
 #   {"synced": name, "values": hex}  the client applied a sync of [the sync properties];
 #   {"delta": name, "values": hex}  the client applied a delta; values: [every watched
 #       property] after it;
-#   {"despawned": name}.
+#   {"despawned": name};
+#   {"synced": "State", "values": [score]}, {"delta": "State", "values": [motd]}.
 # Values are seeded random (SEED, default 4242) of every kind a property here holds.
 extends SceneTree
 
@@ -56,6 +59,11 @@ var tags := PackedStringArray()
 var extra = null
 """
 
+const STATE := """extends Node
+var score := 0
+var motd := ""
+"""
+
 # Spawn-only, synced every frame (ALWAYS), and watched (ON_CHANGE: deltas).
 const SPAWN_ONLY := [".:label", ".:extra"]
 const ALWAYS := [".:position", ".:rotation"]
@@ -67,6 +75,8 @@ var thing_script: GDScript
 var s_game: Node
 var c_game: Node
 var s_nodes := []
+var s_state: Node
+var state_script: GDScript
 
 func replication_config() -> SceneReplicationConfig:
 	var cfg := SceneReplicationConfig.new()
@@ -120,9 +130,28 @@ func side(parent: Node, is_client: bool) -> Node:
 	spawner.spawn_function = from_arg
 	spawner.add_spawnable_scene("res://mover.tscn")
 	game.add_child(spawner)
+	var state := Node.new()
+	state.name = "State"
+	state.set_script(state_script)
+	var sync := MultiplayerSynchronizer.new()
+	sync.name = "Sync"
+	var cfg := SceneReplicationConfig.new()
+	cfg.add_property(^".:score")
+	cfg.property_set_spawn(^".:score", false)
+	cfg.property_set_replication_mode(^".:score", SceneReplicationConfig.REPLICATION_MODE_ALWAYS)
+	cfg.add_property(^".:motd")
+	cfg.property_set_spawn(^".:motd", false)
+	cfg.property_set_replication_mode(^".:motd", SceneReplicationConfig.REPLICATION_MODE_ON_CHANGE)
+	sync.replication_config = cfg
+	state.add_child(sync)
+	game.add_child(state)
 	if is_client:
+		sync.synchronized.connect(func(): print(JSON.stringify({"synced": "State", "values": var_to_bytes([state.score]).hex_encode()})))
+		sync.delta_synchronized.connect(func(): print(JSON.stringify({"delta": "State", "values": var_to_bytes([state.motd]).hex_encode()})))
 		spawner.spawned.connect(_spawned)
 		spawner.despawned.connect(func(n): print(JSON.stringify({"despawned": str(n.name)})))
+	else:
+		s_state = state
 	return game
 
 func _spawned(n: Node):
@@ -140,6 +169,9 @@ func _initialize():
 	thing_script = GDScript.new()
 	thing_script.source_code = THING
 	thing_script.reload()
+	state_script = GDScript.new()
+	state_script.source_code = STATE
+	state_script.reload()
 	# The packed scene the spawner lists as its scene 0.
 	var mover := thing()
 	mover.name = "Mover"
@@ -223,6 +255,9 @@ func _process(_d):
 	elif frame >= 3 and frame < 3 + ROUNDS:
 		# Moves every frame; watched properties now and then; a spawn or a despawn
 		# now and then.
+		s_state.score = int_value()
+		if rng.randi() % 3 == 0:
+			s_state.motd = text()
 		for n in s_nodes:
 			n.position = Vector2(real(), real())
 			n.rotation = real()
