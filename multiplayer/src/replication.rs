@@ -170,6 +170,19 @@ fn part<'a>(r: &Reader<'a>, size: u32, what: &'static str) -> Result<Reader<'a>>
     Ok(Reader::new(&r.bytes[..end], r.pos))
 }
 
+/// How many entries of `head` bytes (the last four their state's size) follow from
+/// `pos`, as far as their sizes hold: the capacity to read them into, so that a
+/// packet of many small entries does not cost a doubling `Vec` on top.
+fn entries_in(bytes: &[u8], mut pos: usize, head: usize) -> usize {
+    let mut n = 0;
+    while let Some(size) = bytes.get(pos + head - 4..pos + head) {
+        let size = u32::from_le_bytes([size[0], size[1], size[2], size[3]]) as usize;
+        pos = pos.saturating_add(head).saturating_add(size);
+        n += 1;
+    }
+    n
+}
+
 fn encode_values(state: &[Variant], out: &mut Vec<u8>) -> Result<()> {
     args::encode(state, out)
 }
@@ -280,7 +293,7 @@ impl Sync {
     /// After the command byte.
     pub(crate) fn decode(r: &mut Reader<'_>) -> Result<Sync> {
         let time = r.u16("the sync time")?;
-        let mut entries = Vec::new();
+        let mut entries = Vec::with_capacity(entries_in(r.bytes, r.pos, 8));
         loop {
             let net_id = r.u32("a sync entry's net id")?;
             let size_at = r.pos;
@@ -292,7 +305,6 @@ impl Sync {
             });
             r.pos = state.pos;
             if r.pos == r.bytes.len() {
-                entries.shrink_to_fit();
                 return Ok(Sync { time, entries });
             }
         }
@@ -319,7 +331,7 @@ impl Sync {
 impl Delta {
     /// After the command byte.
     pub(crate) fn decode(r: &mut Reader<'_>) -> Result<Delta> {
-        let mut entries = Vec::new();
+        let mut entries = Vec::with_capacity(entries_in(r.bytes, r.pos, 16));
         loop {
             let net_id = r.u32("a delta entry's net id")?;
             let at = r.pos;
@@ -346,7 +358,6 @@ impl Delta {
             });
             r.pos = state.pos;
             if r.pos == r.bytes.len() {
-                entries.shrink_to_fit();
                 return Ok(Delta { entries });
             }
         }

@@ -4,7 +4,9 @@
 //! scripts/gen-fixtures.sh): every packet reads to the values the engine applied and
 //! writes back to the same bytes; hostile ones are refused where they go wrong.
 
+use std::alloc::{GlobalAlloc, Layout, System};
 use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 use godot_bin::{Config, Dialect, Variant, Vector2};
 use godot_bin_multiplayer::{
@@ -12,6 +14,27 @@ use godot_bin_multiplayer::{
 };
 use quickcheck::{QuickCheck, TestResult};
 use serde_json::Value;
+
+/// Counts the heap this test binary holds, to bound what hostile packets cost.
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let live = LIVE.fetch_add(layout.size(), Relaxed) + layout.size();
+        PEAK.fetch_max(live, Relaxed);
+        System.alloc(layout)
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE.fetch_sub(layout.size(), Relaxed);
+        System.dealloc(ptr, layout)
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
 
 fn lines() -> Vec<Value> {
     include_str!("fixtures/replication4.6.jsonl")
@@ -421,4 +444,39 @@ fn mutated_engine_packets_never_panic_and_what_reads_writes_back() {
     QuickCheck::new()
         .tests(3000)
         .quickcheck(prop as fn(usize, Vec<(usize, u8)>) -> TestResult);
+}
+
+/// The most heap a hostile replication packet makes the decoder hold, for packets
+/// built to cost the most per byte: a state of one-byte values (capped), and many
+/// smallest entries (each a 32-byte entry and a 32-byte value for 9 bytes). Other
+/// tests of this binary run beside it, so the bound is loose (their use adds to the
+/// peak) but far below what uncapped values cost (32 bytes a byte, doubled by a
+/// growing `Vec`).
+#[test]
+fn hostile_replication_packets_cost_a_small_multiple_of_their_size() {
+    let mut spawn = Packet::Spawn(spawn()).encode().unwrap()[..39].to_vec();
+    spawn.extend(std::iter::repeat(0x81).take(1 << 20));
+    let mut sync = vec![6, 1, 0];
+    for i in 0..400_000u32 {
+        sync.extend_from_slice(&i.to_le_bytes());
+        sync.extend_from_slice(&[1, 0, 0, 0, 0x81]);
+    }
+    let mut delta = vec![0x16];
+    for i in 0..240_000u32 {
+        delta.extend_from_slice(&i.to_le_bytes());
+        delta.extend_from_slice(&[1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0x81]);
+    }
+    for (bytes, ok) in [(spawn, false), (sync, true), (delta, true)] {
+        let before = LIVE.load(Relaxed);
+        PEAK.store(before, Relaxed);
+        let r = Packet::decode(&bytes);
+        assert_eq!(r.is_ok(), ok);
+        let extra = PEAK.load(Relaxed) - before;
+        drop(r);
+        assert!(
+            extra < 12 * bytes.len(),
+            "{extra} bytes for a packet of {}",
+            bytes.len()
+        );
+    }
 }
