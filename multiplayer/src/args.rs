@@ -26,17 +26,8 @@ pub(crate) fn encode(args: &[Variant], out: &mut Vec<u8>) -> Result<()> {
         match *arg {
             Variant::Bool(v) => out.push(BOOL | u8::from(v) << 7),
             Variant::Int(v) => {
-                // The smallest of 1, 2, 4 or 8 bytes; the low bytes of the
-                // little-endian i64 are the narrower integer.
-                let mode = if i8::try_from(v).is_ok() {
-                    0
-                } else if i16::try_from(v).is_ok() {
-                    1
-                } else if i32::try_from(v).is_ok() {
-                    2
-                } else {
-                    3
-                };
+                // The low bytes of the little-endian i64 are the narrower integer.
+                let mode = int_mode(v);
                 out.push(INT | mode << 6);
                 out.extend_from_slice(&v.to_le_bytes()[..1 << mode]);
             }
@@ -53,6 +44,29 @@ pub(crate) fn encode(args: &[Variant], out: &mut Vec<u8>) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The size mode of a compressed int as the engine writes it: the smallest of 1, 2, 4
+/// or 8 bytes (0 to 3).
+fn int_mode(v: i64) -> u8 {
+    if i8::try_from(v).is_ok() {
+        0
+    } else if i16::try_from(v).is_ok() {
+        1
+    } else if i32::try_from(v).is_ok() {
+        2
+    } else {
+        3
+    }
+}
+
+/// A compressed int's value, which must take no more bytes than the engine gives it.
+fn compressed_int(head: u8, b: &[u8], at: usize) -> Result<i64> {
+    let v = sign_extended(b);
+    if int_mode(v) != head >> 6 {
+        return Err(Error::at(ErrorKind::WideInt(v, b.len()), at));
+    }
+    Ok(v)
 }
 
 /// Whether `v` is or holds a full Object.
@@ -102,7 +116,11 @@ pub(crate) fn one(r: &mut Reader<'_>, cfg: &Config, index: usize) -> Result<Vari
     let head = r.u8("an argument")?;
     Ok(match head & 0x3F {
         BOOL if head & 0x40 == 0 => Variant::Bool(head >> 7 == 1),
-        INT => Variant::Int(sign_extended(r.take(1 << (head >> 6), "a compressed int")?)),
+        INT => Variant::Int(compressed_int(
+            head,
+            r.take(1 << (head >> 6), "a compressed int")?,
+            at,
+        )?),
         BOOL => return Err(Error::at(ErrorKind::Compressed(head), at)),
         _ if head & 0xC0 != 0 => return Err(Error::at(ErrorKind::Compressed(head), at)),
         _ => {
@@ -184,6 +202,7 @@ static FALSE: [u8; 8] = [1, 0, 0, 0, 0, 0, 0, 0];
 enum Failure {
     Truncated(&'static str, usize),
     Compressed(u8, usize),
+    WideInt(i64, usize, usize),
     Argument(usize, usize),
 }
 
@@ -223,6 +242,7 @@ pub(crate) fn get<T: DeserializeOwned>(bytes: &[u8], start: usize, argc: usize) 
     let value = read.map_err(|source| match failed {
         Some(Failure::Truncated(what, at)) => Error::at(ErrorKind::Truncated(what), at),
         Some(Failure::Compressed(head, at)) => Error::at(ErrorKind::Compressed(head), at),
+        Some(Failure::WideInt(v, n, at)) => Error::at(ErrorKind::WideInt(v, n), at),
         Some(Failure::Argument(index, at)) => {
             let offset = at + source.offset().unwrap_or(0);
             Error::at(ErrorKind::Argument { index, source }, offset)
@@ -285,7 +305,10 @@ impl<'x> Seq<'x> {
                 let Some(b) = self.bytes.get(at + 1..at + 1 + n) else {
                     return self.fail(Failure::Truncated("a compressed int", at + 1));
                 };
-                let v = sign_extended(b);
+                let v = match compressed_int(head, b, at) {
+                    Ok(v) => v,
+                    Err(_) => return self.fail(Failure::WideInt(sign_extended(b), n, at)),
+                };
                 // Every argument takes a byte at least, so there is a slot for each.
                 let slot = self.slots.next().expect("a slot per argument");
                 let plain: &'x [u8] = match i32::try_from(v) {

@@ -85,6 +85,10 @@ pub enum ErrorKind {
     /// A compressed bool with bit 6 set.
     #[error("compressed argument byte {0:#04x} is no bool or int form")]
     Compressed(u8),
+    /// A compressed int in more bytes than it needs: the engine sends each in the
+    /// fewest of 1, 2, 4 or 8.
+    #[error("int {0} compressed into {1} bytes (the engine uses the fewest that hold it)")]
+    WideInt(i64, usize),
     /// No arguments, or one PackedByteArray, with a count byte: the engine sends
     /// those without one (meta bit 7).
     #[error("no arguments or one PackedByteArray sent with a count (the engine sets meta bit 7 instead)")]

@@ -279,3 +279,53 @@ fn mutated_engine_packets_never_panic_and_what_reads_writes_back() {
         .tests(3000)
         .quickcheck(prop as fn(usize, Vec<(usize, u8)>) -> TestResult);
 }
+
+/// A compressed int in more bytes than it needs is refused at its type byte, by the
+/// packet decoder and by typed reads alike: the engine always sends the fewest bytes,
+/// so what reads writes back to the same bytes.
+#[test]
+fn wide_compressed_ints_are_refused() {
+    use godot_bin_multiplayer::CallRef;
+    // `one(42)` by path, the 42 in two bytes (`0x42`) instead of one.
+    let mut p = vec![0x20, 10, 0, 0, 0x80, 1, 1, 0x42, 0x2a, 0x00];
+    p.extend_from_slice(b"Game\0");
+    let e = Packet::decode(&p).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::WideInt(42, 2)), "{e}");
+    assert_eq!(e.offset(), 7);
+    let call = CallRef::decode(&p).unwrap().unwrap();
+    let e = call.args.get::<(i64,)>().unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::WideInt(42, 2)), "{e}");
+    assert_eq!(e.offset(), 7);
+    // Each width at its smallest value reads; one below it in the next width does not.
+    for (head, bytes, v) in [
+        (0x42u8, &[0x80, 0x00][..], 128i64),
+        (0x82, &[0x00, 0x80, 0x00, 0x00][..], 32768),
+        (
+            0xC2,
+            &[0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00][..],
+            1 << 31,
+        ),
+    ] {
+        let mut q = vec![0x20, 0, 0, 0, 0x80, 1, 1, head];
+        q.extend_from_slice(bytes);
+        q[1] = q.len() as u8;
+        q.extend_from_slice(b"Game\0");
+        match Packet::decode(&q).unwrap() {
+            Packet::Call(c) => assert_eq!(c.args, [Variant::Int(v)]),
+            other => panic!("{other:?}"),
+        }
+        if head == 0xC2 {
+            continue;
+        }
+        // The same value one width up.
+        let mut wider = q[..8].to_vec();
+        wider[7] = head + 0x40;
+        let mut body = bytes.to_vec();
+        body.resize(bytes.len() * 2, 0);
+        wider.extend_from_slice(&body);
+        wider[1] = wider.len() as u8;
+        wider.extend_from_slice(b"Game\0");
+        let e = Packet::decode(&wider).unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::WideInt(..)), "{e}");
+    }
+}
