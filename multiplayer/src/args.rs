@@ -60,13 +60,10 @@ fn int_mode(v: i64) -> u8 {
     }
 }
 
-/// A compressed int's value, which must take no more bytes than the engine gives it.
-fn compressed_int(head: u8, b: &[u8], at: usize) -> Result<i64> {
-    let v = sign_extended(b);
-    if int_mode(v) != head >> 6 {
-        return Err(Error::at(ErrorKind::WideInt(v, b.len()), at));
-    }
-    Ok(v)
+/// Whether compressed int `v` took more bytes (`head`'s size mode) than the engine
+/// gives it.
+fn wide(head: u8, v: i64) -> bool {
+    int_mode(v) != head >> 6
 }
 
 /// Whether `v` is or holds a full Object.
@@ -116,11 +113,14 @@ pub(crate) fn one(r: &mut Reader<'_>, cfg: &Config, index: usize) -> Result<Vari
     let head = r.u8("an argument")?;
     Ok(match head & 0x3F {
         BOOL if head & 0x40 == 0 => Variant::Bool(head >> 7 == 1),
-        INT => Variant::Int(compressed_int(
-            head,
-            r.take(1 << (head >> 6), "a compressed int")?,
-            at,
-        )?),
+        INT => {
+            let b = r.take(1 << (head >> 6), "a compressed int")?;
+            let v = sign_extended(b);
+            if wide(head, v) {
+                return Err(Error::at(ErrorKind::WideInt(v, b.len()), at));
+            }
+            Variant::Int(v)
+        }
         BOOL => return Err(Error::at(ErrorKind::Compressed(head), at)),
         _ if head & 0xC0 != 0 => return Err(Error::at(ErrorKind::Compressed(head), at)),
         _ => {
@@ -128,14 +128,9 @@ pub(crate) fn one(r: &mut Reader<'_>, cfg: &Config, index: usize) -> Result<Vari
                 r.pos = at + used;
                 return Ok(v);
             }
-            let (v, used) = cfg
-                .take_from_slice::<Variant>(&r.bytes[at..])
-                .map_err(|source| {
-                    let offset = at + source.offset().unwrap_or(0);
-                    Error::at(ErrorKind::Argument { index, source }, offset)
-                })?;
-            r.pos = at + used;
-            v
+            // The type byte is the plain value's first.
+            r.pos = at;
+            crate::godot3::variant(cfg, r, index)?
         }
     })
 }
@@ -305,10 +300,10 @@ impl<'x> Seq<'x> {
                 let Some(b) = self.bytes.get(at + 1..at + 1 + n) else {
                     return self.fail(Failure::Truncated("a compressed int", at + 1));
                 };
-                let v = match compressed_int(head, b, at) {
-                    Ok(v) => v,
-                    Err(_) => return self.fail(Failure::WideInt(sign_extended(b), n, at)),
-                };
+                let v = sign_extended(b);
+                if wide(head, v) {
+                    return self.fail(Failure::WideInt(v, n, at));
+                }
                 // Every argument takes a byte at least, so there is a slot for each.
                 let slot = self.slots.next().expect("a slot per argument");
                 let plain: &'x [u8] = match i32::try_from(v) {

@@ -215,7 +215,8 @@ fn cstr(r: &mut Reader<'_>, what: &'static str) -> Result<String> {
     Ok(s.to_owned())
 }
 
-fn variant(cfg: &Config, r: &mut Reader<'_>, index: usize) -> Result<Variant> {
+/// One plain Variant at `r` (argument `index`, for errors), by godot_bin's decoder.
+pub(crate) fn variant(cfg: &Config, r: &mut Reader<'_>, index: usize) -> Result<Variant> {
     let at = r.pos;
     let (v, used) = cfg
         .take_from_slice::<Variant>(&r.bytes[at..])

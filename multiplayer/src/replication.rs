@@ -183,10 +183,6 @@ fn entries_in(bytes: &[u8], mut pos: usize, head: usize) -> usize {
     n
 }
 
-fn encode_values(state: &[Variant], out: &mut Vec<u8>) -> Result<()> {
-    args::encode(state, out)
-}
-
 /// Writes a `u32` size before what `f` appends.
 fn sized(out: &mut Vec<u8>, f: impl FnOnce(&mut Vec<u8>) -> Result<()>) -> Result<()> {
     let at = out.len();
@@ -283,9 +279,9 @@ impl Spawn {
         }
         crate::scene4::cstr(&self.name, out)?;
         if let SpawnSource::Custom(arg) = &self.source {
-            sized(out, |out| encode_values(std::slice::from_ref(arg), out))?;
+            sized(out, |out| args::encode(std::slice::from_ref(arg), out))?;
         }
-        encode_values(&self.state, out)
+        args::encode(&self.state, out)
     }
 }
 
@@ -322,7 +318,7 @@ impl Sync {
             }
             check_values(&e.state)?;
             out.extend_from_slice(&e.net_id.to_le_bytes());
-            sized(out, |out| encode_values(&e.state, out))?;
+            sized(out, |out| args::encode(&e.state, out))?;
         }
         Ok(())
     }
@@ -384,7 +380,7 @@ impl Delta {
             }
             out.extend_from_slice(&e.net_id.to_le_bytes());
             out.extend_from_slice(&e.indexes.to_le_bytes());
-            sized(out, |out| encode_values(&e.state, out))?;
+            sized(out, |out| args::encode(&e.state, out))?;
         }
         Ok(())
     }
