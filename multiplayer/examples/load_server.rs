@@ -26,7 +26,7 @@ enum Server {
     Enet(enet::Server),
 }
 
-#[tokio::main]
+#[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (mut transport, mut port, mut seconds) = ("ws".to_string(), 9090u16, 60u64);
     let mut args = std::env::args().skip(1);

@@ -7,6 +7,10 @@
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
 
+/// Keyed per map from the OS's random source: ids and cache ids a peer chose cannot
+/// be picked to collide, and it hashes a 4-byte key in a fraction of SipHash's time.
+type Map<K, V> = HashMap<K, V, ahash::RandomState>;
+
 use godot_bin::{Config, Dialect, Variant};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -254,7 +258,7 @@ enum Sent {
 #[derive(Debug)]
 struct Peer {
     /// The peer's cache ids → our node index.
-    received: HashMap<u32, usize>,
+    received: Map<u32, usize>,
     /// Per node of the scene.
     sent: Vec<Sent>,
 }
@@ -294,9 +298,10 @@ pub struct Session {
     protocol: Protocol,
     scene: Scene,
     limits: Limits,
-    /// Sorted, so fan-out order is stable.
+    /// The connected peers in order, so fan-out order is stable (lookups go to
+    /// `state`).
     peers: BTreeSet<i32>,
-    state: HashMap<i32, Peer>,
+    state: Map<i32, Peer>,
     transmits: VecDeque<Transmit>,
     events: VecDeque<Event>,
 }
@@ -321,7 +326,7 @@ impl Session {
             scene,
             limits: Limits::default(),
             peers: BTreeSet::new(),
-            state: HashMap::new(),
+            state: Map::default(),
             transmits: VecDeque::new(),
             events: VecDeque::new(),
         }
@@ -366,7 +371,7 @@ impl Session {
     /// The transport connected `peer` (at a client: the server, 1). The server tells
     /// the other clients and the newcomer about each other, as Godot's does.
     pub fn connect(&mut self, peer: i32) {
-        if peer == self.id || self.peers.contains(&peer) {
+        if peer == self.id || self.is_peer(peer) {
             return;
         }
         if self.is_server() && self.protocol == Protocol::Godot4 {
@@ -382,13 +387,6 @@ impl Session {
 
     fn admit(&mut self, peer: i32) {
         self.peers.insert(peer);
-        self.state.insert(
-            peer,
-            Peer {
-                received: HashMap::new(),
-                sent: vec![Sent::Never; self.scene.nodes.len()],
-            },
-        );
         self.events.push_back(Event::PeerConnected(peer));
     }
 
@@ -396,7 +394,7 @@ impl Session {
     /// the other clients; a client that loses the server loses every peer it knew
     /// through it (as the engine's `clear()`), each with its event, the server last.
     pub fn disconnect(&mut self, peer: i32) {
-        if !self.peers.contains(&peer) {
+        if !self.is_peer(peer) {
             return;
         }
         if !self.is_server() && peer == SERVER {
@@ -429,7 +427,7 @@ impl Session {
     /// Drops `peer` for `reason` (usually the error [`receive`](Session::receive)
     /// returned): [`Event::Refused`], then as [`disconnect`](Session::disconnect).
     pub fn refuse(&mut self, peer: i32, reason: &str) {
-        if self.peers.contains(&peer) {
+        if self.is_peer(peer) {
             self.events.push_back(Event::Refused {
                 peer,
                 reason: reason.to_owned(),
@@ -475,7 +473,7 @@ impl Session {
     }
 
     fn receive_from(&mut self, from: i32, delivery: Delivery, bytes: &[u8]) -> Result<()> {
-        if !self.peers.contains(&from) {
+        if !self.is_peer(from) {
             return Err(Error::at(ErrorKind::UnknownPeer(from), 0));
         }
         if self.protocol == Protocol::Godot3 {
@@ -551,9 +549,9 @@ impl Session {
                 .index(path)
                 .ok_or_else(|| Error::at(ErrorKind::UnknownNode(path.clone()), 1)),
             NodeRef::Cached(id) | NodeRef::CachedWide(id) => self
-                .peer(from)?
-                .received
-                .get(id)
+                .state
+                .get(&from)
+                .and_then(|p| p.received.get(id))
                 .copied()
                 .ok_or_else(|| Error::at(ErrorKind::UnknownCacheId(*id), 1)),
         }
@@ -579,7 +577,7 @@ impl Session {
             // the engine ignores the empty "done" message once a peer is in.
             Sys::Auth(payload) if payload.is_empty() => Ok(()),
             Sys::AddPeer(peer) if !self.is_server() && from == SERVER && peer > SERVER => {
-                if peer != self.id && !self.peers.contains(&peer) {
+                if peer != self.id && !self.is_peer(peer) {
                     self.admit(peer);
                 }
                 Ok(())
@@ -590,7 +588,7 @@ impl Session {
             }
             Sys::Relay { peer, packet } if self.is_server() => {
                 let inner = relayable(&packet)?;
-                if peer > 0 && !self.peers.contains(&peer) {
+                if peer > 0 && !self.is_peer(peer) {
                     // Gone while the packet was on its way (or never here: the
                     // engine drops both silently).
                     return Ok(());
@@ -621,7 +619,7 @@ impl Session {
             }
             Sys::Relay { peer, packet } if from == SERVER => {
                 let r = relayable(&packet).and_then(|inner| {
-                    if !self.peers.contains(&peer) {
+                    if !self.is_peer(peer) {
                         return Err(Error::at(ErrorKind::UnknownPeer(peer), 2));
                     }
                     self.process(peer, inner)
@@ -694,16 +692,29 @@ impl Session {
         Ok(())
     }
 
-    fn peer(&self, id: i32) -> Result<&Peer> {
-        self.state
-            .get(&id)
-            .ok_or_else(|| Error::at(ErrorKind::UnknownPeer(id), 0))
+    /// Whether `id` is connected. The map first: at a client it is small (the peers
+    /// it exchanged packets with), where the set holds every peer the server named.
+    fn is_peer(&self, id: i32) -> bool {
+        self.state.contains_key(&id) || self.peers.contains(&id)
     }
 
+    /// Where the path of node `index` stands with `peer`.
+    fn sent(&self, peer: i32, index: usize) -> Sent {
+        self.state.get(&peer).map_or(Sent::Never, |s| s.sent[index])
+    }
+
+    /// `peer`'s state, made on first use: a client hears of every peer of the
+    /// server and exchanges packets with few, so a thousand-client load generator
+    /// would otherwise hold a million of these.
     fn peer_mut(&mut self, id: i32) -> Result<&mut Peer> {
-        self.state
-            .get_mut(&id)
-            .ok_or_else(|| Error::at(ErrorKind::UnknownPeer(id), 0))
+        if !self.is_peer(id) {
+            return Err(Error::at(ErrorKind::UnknownPeer(id), 0));
+        }
+        let nodes = self.scene.nodes.len();
+        Ok(self.state.entry(id).or_insert_with(|| Peer {
+            received: Map::default(),
+            sent: vec![Sent::Never; nodes],
+        }))
     }
 
     /// Calls `method` of the node at `node` on `target` with `args` (a tuple, `&()`
@@ -844,7 +855,10 @@ impl Session {
         self.godot4_only("replication")?;
         let index = self.node_index(path)?;
         let cache_id = index as u32 + 1;
-        let sent = self.peer(peer)?.sent[index];
+        if !self.is_peer(peer) {
+            return Err(Error::at(ErrorKind::UnknownPeer(peer), 0));
+        }
+        let sent = self.sent(peer, index);
         match sent {
             Sent::Confirmed => return Ok(Some(cache_id | 0x8000_0000)),
             Sent::Unconfirmed => return Ok(None),
@@ -871,7 +885,7 @@ impl Session {
     /// The connected peers `target` names.
     fn targets(&self, target: Target) -> Result<Vec<i32>> {
         Ok(match target {
-            Target::Peer(p) if self.peers.contains(&p) => vec![p],
+            Target::Peer(p) if self.is_peer(p) => vec![p],
             Target::Peer(p) => return Err(Error::at(ErrorKind::UnknownPeer(p), 0)),
             Target::All | Target::AllBut(_) => self
                 .peers
@@ -903,11 +917,7 @@ impl Session {
         let cache_id = index as u32 + 1;
         let (path, names) = &self.scene.nodes[index];
         // Built only if some target has not had the path yet.
-        let first_time = targets.iter().any(|p| {
-            self.state
-                .get(p)
-                .is_some_and(|s| s.sent[index] == Sent::Never)
-        });
+        let first_time = targets.iter().any(|&p| self.sent(p, index) == Sent::Never);
         let simplify = match self.protocol {
             _ if !first_time => Vec::new(),
             Protocol::Godot4 => Packet::SimplifyPath {
@@ -930,7 +940,7 @@ impl Session {
                 peer.sent[index] = Sent::Unconfirmed;
                 self.push(p, Delivery::default(), simplify.clone());
             }
-            all_confirmed &= self.peer(p)?.sent[index] == Sent::Confirmed;
+            all_confirmed &= self.sent(p, index) == Sent::Confirmed;
         }
         let cached = encode(if all_confirmed || self.protocol == Protocol::Godot3 {
             NodeRef::Cached(cache_id)
@@ -943,7 +953,7 @@ impl Session {
             encode(NodeRef::Path(path))?
         };
         for p in targets {
-            let bytes = if self.peer(p)?.sent[index] == Sent::Confirmed {
+            let bytes = if self.sent(p, index) == Sent::Confirmed {
                 cached.clone()
             } else {
                 by_path.clone()
