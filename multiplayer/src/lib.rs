@@ -46,6 +46,8 @@ pub mod godot3;
 #[cfg(feature = "enet")]
 mod mailbox;
 mod names;
+#[cfg(feature = "websocket")]
+mod outbox;
 mod reader;
 mod replication;
 mod scene4;

@@ -39,6 +39,7 @@ use std::time::Duration;
 use futures_util::{SinkExt, StreamExt};
 use godot_bin::Variant;
 use serde::Serialize;
+use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
@@ -47,6 +48,7 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 use crate::godot3::{WsHeader, WsKind};
+use crate::outbox::Sender;
 use crate::replication::Spawn;
 use crate::scene4::Packet;
 use crate::session::{Delivery, Event, Protocol, Scene, Session, Target, SERVER};
@@ -124,7 +126,7 @@ impl Config {
 }
 
 enum Net {
-    Joined(i32, mpsc::Sender<Vec<u8>>),
+    Joined(i32, Sender),
     Message(i32, Vec<u8>),
     Left(i32),
 }
@@ -136,7 +138,7 @@ pub struct Server {
     config: Config,
     addr: SocketAddr,
     rx: mpsc::Receiver<Net>,
-    clients: HashMap<i32, mpsc::Sender<Vec<u8>>>,
+    clients: HashMap<i32, Sender>,
     accept: JoinHandle<()>,
 }
 
@@ -220,9 +222,10 @@ impl Server {
                 Net::Joined(id, tx) => {
                     if self.config.protocol == Protocol::Godot3 {
                         // The transport's peer notices, as Godot 3's server sends them.
+                        let limit = self.config.send_queue;
                         for (&p, other) in &self.clients {
-                            let _ = other.try_send(WsHeader::system(WsKind::AddPeer, id));
-                            let _ = tx.try_send(WsHeader::system(WsKind::AddPeer, p));
+                            other.push(&WsHeader::system(WsKind::AddPeer, id), limit);
+                            tx.push(&WsHeader::system(WsKind::AddPeer, p), limit);
                         }
                     }
                     self.clients.insert(id, tx);
@@ -324,7 +327,10 @@ impl Server {
     fn announce_left(&mut self, peer: i32) {
         if self.config.protocol == Protocol::Godot3 {
             for tx in self.clients.values() {
-                let _ = tx.try_send(WsHeader::system(WsKind::DelPeer, peer));
+                tx.push(
+                    &WsHeader::system(WsKind::DelPeer, peer),
+                    self.config.send_queue,
+                );
             }
         }
     }
@@ -355,7 +361,7 @@ impl Server {
         };
         for p in relay {
             if let Some(tx) = self.clients.get(&p) {
-                if tx.try_send(msg.to_vec()).is_err() {
+                if !tx.push(msg, self.config.send_queue) {
                     self.drop_peer(p, "its send queue is full");
                 }
             }
@@ -391,7 +397,7 @@ impl Server {
             let Some(tx) = self.clients.get(&t.to) else {
                 continue;
             };
-            if tx.try_send(bytes).is_err() {
+            if !tx.push(&bytes, self.config.send_queue) {
                 self.drop_peer(t.to, "its send queue is full");
             }
         }
@@ -471,10 +477,9 @@ where
     S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin,
 {
     let handshake = tokio_tungstenite::accept_async_with_config(stream, Some(config.websocket()));
-    let Ok(Ok(ws)) = tokio::time::timeout(config.handshake_timeout, handshake).await else {
+    let Ok(Ok(mut ws)) = tokio::time::timeout(config.handshake_timeout, handshake).await else {
         return;
     };
-    let (mut sink, mut stream) = ws.split();
     let hello = match config.protocol {
         Protocol::Godot4 => vec![id_message(id).to_vec()],
         Protocol::Godot3 => vec![
@@ -483,55 +488,50 @@ where
         ],
     };
     for msg in hello {
-        if sink.send(Message::binary(msg)).await.is_err() {
+        if ws.send(Message::binary(msg)).await.is_err() {
             return;
         }
     }
-    let (out_tx, mut out_rx) = mpsc::channel::<Vec<u8>>(config.send_queue);
+    let (out_tx, outbox) = Sender::new();
     if tx.send(Net::Joined(id, out_tx)).await.is_err() {
         return;
     }
-    let writer = async {
-        while let Some(bytes) = out_rx.recv().await {
-            // Whatever else is queued goes in the same write.
-            if sink.feed(Message::binary(bytes)).await.is_err() {
-                return;
-            }
-            // Once more after letting the server's loop run: what it queues in the
-            // meantime shares the write (a syscall per message is most of the cost
-            // under load).
-            for _ in 0..2 {
-                while let Ok(bytes) = out_rx.try_recv() {
-                    if sink.feed(Message::binary(bytes)).await.is_err() {
-                        return;
-                    }
-                }
-                tokio::task::yield_now().await;
-            }
-            if sink.flush().await.is_err() {
-                return;
-            }
-        }
-        // The server let go of this client.
-        let _ = sink.close().await;
-    };
-    let reader = async {
-        while let Some(Ok(msg)) = stream.next().await {
-            match msg {
-                Message::Binary(b) => {
+    let mut out = Vec::new();
+    loop {
+        tokio::select! {
+            msg = ws.next() => match msg {
+                Some(Ok(Message::Binary(b))) => {
                     if tx.send(Net::Message(id, b.to_vec())).await.is_err() {
                         return;
                     }
                 }
-                Message::Ping(_) | Message::Pong(_) => {}
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
                 // Godot sends binary messages only.
                 _ => return,
+            },
+            open = outbox.take(&mut out) => {
+                // Whatever tungstenite queued itself (a pong) goes first, whole;
+                // then every message queued since the last write, in one write.
+                let write = async {
+                    ws.flush().await.is_ok()
+                        && AsyncWriteExt::write_all(ws.get_mut(), &out).await.is_ok()
+                        && AsyncWriteExt::flush(ws.get_mut()).await.is_ok()
+                };
+                let written = tokio::select! {
+                    ok = write => ok,
+                    // Dropped as too slow while the socket was full.
+                    () = outbox.closed() => false,
+                };
+                if !written {
+                    return;
+                }
+                if !open {
+                    // The server let go of this client.
+                    let _ = ws.close(None).await;
+                    return;
+                }
             }
         }
-    };
-    tokio::select! {
-        () = writer => {}
-        () = reader => {}
     }
 }
 

@@ -168,3 +168,80 @@ async fn a_client_refuses_a_bad_id_message() {
     }
     server.abort();
 }
+
+/// A client that stops reading is dropped once `send_queue` messages wait for it,
+/// and its connection ends even though its socket takes no more bytes (its place
+/// is free for a newcomer at once); a client that reads carries on.
+#[tokio::test]
+async fn a_client_that_stops_reading_is_dropped_and_closed() {
+    use godot_bin_multiplayer::ws::Config;
+    let config = Config {
+        send_queue: 4,
+        max_clients: 2,
+        ..Config::default()
+    };
+    let mut server = Server::bind_with("127.0.0.1:0", scene(), config)
+        .await
+        .unwrap();
+    let url = format!("ws://127.0.0.1:{}", server.local_addr().port());
+    let (mut stuck, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    let Event::PeerConnected(stuck_id) = events_until(&mut server, |_| true).await[0] else {
+        panic!()
+    };
+    let mut good = Client::connect(&url, scene()).await.unwrap();
+    let Event::PeerConnected(good_id) = events_until(&mut server, |_| true).await[0] else {
+        panic!()
+    };
+    // 60 KB messages: a few fill the sockets' buffers, then the queue fills.
+    let big = vec![7u8; 60_000];
+    let mut refused = None;
+    for _ in 0..10_000 {
+        server
+            .send_bytes(Target::Peer(stuck_id), big.clone())
+            .unwrap();
+        let pending = tokio::time::timeout(Duration::from_millis(1), server.next_event()).await;
+        if let Ok(Some(Event::Refused { peer, reason })) = pending {
+            refused = Some((peer, reason));
+            break;
+        }
+    }
+    let (peer, reason) = refused.expect("never refused");
+    assert_eq!(peer, stuck_id);
+    assert!(reason.contains("its send queue is full"), "{reason}");
+    // Its place is free while it still reads nothing: the write to it was abandoned.
+    let newcomer = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            if let Ok(c) = Client::connect(&url, scene()).await {
+                return c;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await
+    .expect("no room for a newcomer");
+    // The stuck client's connection ends: what was written, then the end.
+    let ended = tokio::time::timeout(Duration::from_secs(10), async {
+        let mut bytes = 0usize;
+        while let Some(Ok(m)) = stuck.next().await {
+            bytes += m.len();
+        }
+        bytes
+    })
+    .await
+    .expect("still open");
+    assert!(ended >= 60_000, "{ended} bytes");
+    drop(newcomer);
+    server
+        .rpc(Target::Peer(good_id), "Game", "hello", &("still here",))
+        .unwrap();
+    let call = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            if let Event::Call(c) = good.next_event().await.unwrap().unwrap() {
+                return c;
+            }
+        }
+    })
+    .await
+    .unwrap();
+    assert_eq!(call.args::<(String,)>().unwrap().0, "still here");
+}
