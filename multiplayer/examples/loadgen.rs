@@ -99,7 +99,9 @@ async fn websocket(plan: Plan, start: Instant, go: Instant, tally: Arc<Mutex<Tal
             let offset = period * (i as u32 % 97) / 97;
             let mut tick = tokio::time::interval_at((go + offset).into(), period);
             let stop = go + Duration::from_secs(plan.seconds);
-            let drain = stop + Duration::from_secs(3);
+            // One timer for the whole run, not one made and dropped per event.
+            let drain = tokio::time::sleep_until((stop + Duration::from_secs(3)).into());
+            tokio::pin!(drain);
             let mut seq = 0i64;
             loop {
                 tokio::select! {
@@ -119,7 +121,7 @@ async fn websocket(plan: Plan, start: Instant, go: Instant, tally: Arc<Mutex<Tal
                         Some(Ok(_)) => {}
                         _ => break,
                     },
-                    () = tokio::time::sleep_until(drain.into()) => break,
+                    () = &mut drain => break,
                 }
             }
             let _ = c.close().await;
