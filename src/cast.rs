@@ -9,10 +9,11 @@
 use crate::types::pool::Fixed;
 
 /// Types without lifetime parameters: a type with the same erased id is this type
-/// exactly. Only `Vec`s of the pool elements (numbers and math values).
+/// exactly. Only `Vec`s of the pool elements (numbers, math values and strings).
 pub(crate) trait Plain: 'static {}
 
 impl<E: Fixed> Plain for Vec<E> {}
+impl Plain for Vec<String> {}
 
 /// `v` as a `&P`, when `T` is `P`.
 #[inline]

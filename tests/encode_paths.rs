@@ -382,6 +382,49 @@ one_piece_matches_elements! {
     vector4_pools_match: "godot_bin::pool::vector4", Vector4, |i| Vector4::new(i as f32, 1.0, 2.0, f32::MIN_POSITIVE), [g4(), g4_double()];
 }
 
+/// A `Vec<String>` pool (the newtype, or `pool::string` on a `Vec`) goes in one loop;
+/// any other sequence element by element. Same bytes (or the same refusal, for a NUL)
+/// in both dialects, over random strings: empty, short, long, BOM, multi-byte.
+#[test]
+fn string_pools_in_one_loop_match_element_by_element() {
+    #[derive(Serialize)]
+    struct Whole(#[serde(with = "godot_bin::pool::string")] Vec<String>);
+    #[derive(Serialize)]
+    struct Parts(#[serde(with = "godot_bin::pool::string")] VecDeque<String>);
+    fn prop(strings: Vec<String>, bom: Vec<bool>) -> bool {
+        let strings: Vec<String> = strings
+            .into_iter()
+            .zip(bom.into_iter().chain(std::iter::repeat(false)))
+            .map(|(s, b)| if b { format!("\u{feff}{s}") } else { s })
+            .collect();
+        [g3(), g4()].iter().all(|cfg| {
+            let parts = cfg.to_vec(&Parts(strings.iter().cloned().collect()));
+            let whole = cfg.to_vec(&Whole(strings.clone()));
+            let newtype = cfg.to_vec(&PoolStringArray(strings.clone()));
+            match (parts, whole, newtype) {
+                (Ok(p), Ok(w), Ok(n)) => {
+                    p == w
+                        && p == n
+                        && cfg.from_slice::<PoolStringArray>(&p).ok().map(|v| v.0)
+                            == Some(strings.clone())
+                }
+                (Err(p), Err(w), Err(n)) => {
+                    strings.iter().any(|s| s.contains('\0'))
+                        && [p, w, n]
+                            .iter()
+                            .all(|e| matches!(e.kind(), ErrorKind::Unrepresentable(_)))
+                }
+                _ => false,
+            }
+        })
+    }
+    QuickCheck::new()
+        .tests(2000)
+        .quickcheck(prop as fn(Vec<String>, Vec<bool>) -> bool);
+    assert!(prop(Vec::new(), Vec::new()));
+    assert!(prop(vec!["npc".into(), "a\0b".into()], Vec::new()));
+}
+
 #[test]
 fn bytes_for_a_pool_of_numbers_are_its_elements() {
     #[derive(Serialize)]

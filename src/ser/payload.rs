@@ -167,6 +167,17 @@ fn put_pool_str(out: &mut Vec<u8>, s: &str) -> Result<()> {
     put_pool_str_long(out, s)
 }
 
+/// A PoolStringArray's count and elements, as `PoolSeq` writes them one by one.
+pub(crate) fn put_pool_strings(out: &mut Vec<u8>, v: &[String]) -> Result<()> {
+    let at = out.len();
+    put_u32(out, 0);
+    patch_count(out, at, v.len())?;
+    for s in v {
+        put_pool_str(out, s)?;
+    }
+    Ok(())
+}
+
 #[cold]
 fn put_pool_str_long(out: &mut Vec<u8>, s: &str) -> Result<()> {
     check_godot_str(s)?;
