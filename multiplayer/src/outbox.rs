@@ -11,6 +11,8 @@
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use tokio::sync::Notify;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::{Data, OpCode};
+use tokio_tungstenite::tungstenite::protocol::frame::FrameHeader;
 
 #[derive(Default)]
 struct State {
@@ -99,28 +101,21 @@ impl Drop for Sender {
     }
 }
 
-/// Appends `msg` as one unmasked binary frame with FIN set: a server's frames are
-/// never masked (RFC 6455 5.1), and the length takes 1, 3 or 9 bytes (5.2).
+/// Appends `msg` as one binary frame, unmasked as a server's frames are (RFC 6455
+/// 5.1); the header is tungstenite's, written straight into the queue.
 fn binary_frame(out: &mut Vec<u8>, msg: &[u8]) {
-    out.push(0x82);
-    match msg.len() {
-        n @ 0..=125 => out.push(n as u8),
-        n @ 126..=0xFFFF => {
-            out.push(126);
-            out.extend_from_slice(&(n as u16).to_be_bytes());
-        }
-        n => {
-            out.push(127);
-            out.extend_from_slice(&(n as u64).to_be_bytes());
-        }
-    }
+    let header = FrameHeader {
+        opcode: OpCode::Data(Data::Binary),
+        ..FrameHeader::default()
+    };
+    // Writing to a `Vec` cannot fail.
+    let _ = header.format(msg.len() as u64, out);
     out.extend_from_slice(msg);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tokio_tungstenite::tungstenite::protocol::frame::coding::{Data, OpCode};
     use tokio_tungstenite::tungstenite::protocol::frame::Frame;
 
     /// Our frames are the frames tungstenite writes for the same message.

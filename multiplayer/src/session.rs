@@ -7,10 +7,6 @@
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
 
-/// Keyed per map from the OS's random source: ids and cache ids a peer chose cannot
-/// be picked to collide, and it hashes a 4-byte key in a fraction of SipHash's time.
-type Map<K, V> = HashMap<K, V, ahash::RandomState>;
-
 use godot_bin::{Config, Dialect, Variant};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -20,6 +16,10 @@ use crate::godot3;
 use crate::names::RpcNames;
 use crate::replication::Spawn;
 use crate::scene4::{NodeRef, Packet, RemoteCall, Sys};
+
+/// Keyed per map from the OS's random source: ids and cache ids a peer chose cannot
+/// be picked to collide, and it hashes a 4-byte key in a fraction of SipHash's time.
+type Map<K, V> = HashMap<K, V, ahash::RandomState>;
 
 /// The server's peer id.
 pub const SERVER: i32 = 1;
