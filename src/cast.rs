@@ -9,11 +9,13 @@
 use crate::types::pool::Fixed;
 
 /// Types without lifetime parameters: a type with the same erased id is this type
-/// exactly. Only `Vec`s of the pool elements (numbers, math values and strings).
+/// exactly. Only `Vec`s of the pool elements (numbers, math values and strings), and
+/// `Variant` (read without serde's visitors, `de::variant`).
 pub(crate) trait Plain: 'static {}
 
 impl<E: Fixed> Plain for Vec<E> {}
 impl Plain for Vec<String> {}
+impl Plain for crate::Variant {}
 
 /// `v` as a `&P`, when `T` is `P`.
 #[inline]
@@ -32,14 +34,30 @@ pub(crate) fn as_plain<T: ?Sized, P: Plain>(v: &T) -> Option<&P> {
 /// otherwise).
 #[inline]
 pub(crate) fn make_plain<T, P: Plain>(make: impl FnOnce() -> P) -> Option<T> {
+    try_make_plain(|| Ok::<P, std::convert::Infallible>(make())).map(|r| match r {
+        Ok(t) => t,
+        Err(never) => match never {},
+    })
+}
+
+/// What `make` gives, as a `Result<T, E>`, when `T` is `P` (`make` is not called
+/// otherwise).
+#[inline]
+pub(crate) fn try_make_plain<T, P: Plain, E>(
+    make: impl FnOnce() -> Result<P, E>,
+) -> Option<Result<T, E>> {
     if typeid::of::<T>() != typeid::of::<P>() {
         return None;
     }
-    let v = std::mem::ManuallyDrop::new(make());
-    // SAFETY: `T` is `P` (as in `as_plain`), so the bits of `v` are a valid `T`; `v`
-    // is not dropped, so ownership moves to the copy exactly once.
-    #[allow(unsafe_code)]
-    Some(unsafe { std::ptr::read((&*v as *const P).cast::<T>()) })
+    Some(make().map(|p| {
+        let v = std::mem::ManuallyDrop::new(p);
+        // SAFETY: `T` is `P` (as in `as_plain`), so the bits of `v` are a valid `T`;
+        // `v` is not dropped, so ownership moves to the copy exactly once.
+        #[allow(unsafe_code)]
+        unsafe {
+            std::ptr::read((&*v as *const P).cast::<T>())
+        }
+    }))
 }
 
 #[cfg(test)]

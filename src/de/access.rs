@@ -12,7 +12,7 @@ use crate::types::NodePath;
 /// How many elements to announce to a visitor: the real count when the input is a
 /// slice (it was checked against the bytes left), a small one for streams, whose
 /// collections then grow only as elements really arrive.
-fn hint(remaining: Option<usize>, left: usize) -> usize {
+pub(crate) fn hint(remaining: Option<usize>, left: usize) -> usize {
     match remaining {
         Some(_) => left,
         None => left.min(16),

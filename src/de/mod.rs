@@ -3,6 +3,7 @@
 mod access;
 mod fixed;
 pub mod read;
+mod variant;
 
 use serde::de::{self, Visitor};
 
@@ -874,7 +875,11 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         let at = self.value_start();
         let h = self.header()?;
         let result = match marker {
-            Marker::Variant => visitor.visit_enum(VariantEnum::new(self, h)),
+            // `Variant` itself (the marker's only user) is read without the visitors.
+            Marker::Variant => match variant::read_directly(self, h) {
+                Some(v) => v,
+                None => visitor.visit_enum(VariantEnum::new(self, h)),
+            },
             Marker::ObjectId => {
                 if h.ty == VariantType::Object && h.is_64() {
                     visitor.visit_u64(self.u64("an object id")?)

@@ -17,7 +17,8 @@ use crate::dialect::VariantType;
 use crate::marker;
 use crate::types::*;
 
-struct VariantVisitor;
+/// Builds a `Variant` from any serde shape; from Godot bytes, from the wire-type tag.
+pub(crate) struct VariantVisitor;
 
 impl<'de> Visitor<'de> for VariantVisitor {
     type Value = Variant;

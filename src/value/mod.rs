@@ -18,6 +18,7 @@ mod to_variant;
 mod typed;
 
 pub(crate) use conform::{c_int32, c_int64, conform_all};
+pub(crate) use de::VariantVisitor;
 pub use dictionary::Dictionary;
 pub use display::VariantDisplay;
 pub(crate) use from_variant::VariantDeserializer;
