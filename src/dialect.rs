@@ -23,6 +23,13 @@ pub(crate) const TYPE_MASK: u32 = 0xFF;
 /// Bit 16: 64-bit payload for INT and FLOAT; "as id" for OBJECT.
 pub(crate) const FLAG_64: u32 = 1 << 16;
 
+/// Wire ids that are the same in every dialect (checked against the table in a test).
+pub(crate) const NIL_ID: u32 = 0;
+pub(crate) const BOOL_ID: u32 = 1;
+pub(crate) const INT_ID: u32 = 2;
+pub(crate) const FLOAT_ID: u32 = 3;
+pub(crate) const STRING_ID: u32 = 4;
+
 impl Dialect {
     /// The dialect's column in the type table.
     #[inline]
@@ -71,5 +78,26 @@ impl Dialect {
 impl fmt::Display for VariantType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixed_ids_are_the_tables_in_every_dialect() {
+        for dialect in Dialect::ALL {
+            for (ty, id) in [
+                (VariantType::Nil, NIL_ID),
+                (VariantType::Bool, BOOL_ID),
+                (VariantType::Int, INT_ID),
+                (VariantType::Float, FLOAT_ID),
+                (VariantType::String, STRING_ID),
+            ] {
+                assert_eq!(dialect.id_of(ty), Some(id), "{ty} in {dialect:?}");
+                assert_eq!(dialect.type_of(id), Some(ty), "{id} in {dialect:?}");
+            }
+        }
     }
 }

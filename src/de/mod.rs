@@ -8,7 +8,9 @@ mod variant;
 use serde::de::{self, Visitor};
 
 use crate::config::Config;
-use crate::dialect::{Dialect, VariantType, FLAG_64, TYPE_MASK};
+use crate::dialect::{
+    Dialect, VariantType, BOOL_ID, FLAG_64, FLOAT_ID, INT_ID, STRING_ID, TYPE_MASK,
+};
 use crate::error::{Error, ErrorKind, Result};
 use crate::marker::Marker;
 use crate::table::{Layout, PoolElem};
@@ -17,6 +19,9 @@ use crate::words::short_ascii;
 pub(crate) use access::ContainerType;
 use access::{DictEnum, ObjectAccess, SeqAccess, StrSeq, VariantEnum};
 pub use read::{IoRead, Read, Reference, SliceRead};
+
+/// The longest count or string length: Godot reads them as signed 32-bit.
+const MAX_LEN: u32 = 0x7FFF_FFFF;
 
 /// A decoded header word: the type and the raw word (for its flag bits).
 #[derive(Clone, Copy, Debug)]
@@ -170,7 +175,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         let at = self.read.pos();
         let raw = self.u32(what)?;
         let n = (raw & mask) as usize;
-        if raw & mask > 0x7FFF_FFFF {
+        if raw & mask > MAX_LEN {
             return Err(Error::at(
                 ErrorKind::InvalidLength {
                     len: raw.into(),
@@ -201,7 +206,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     pub(crate) fn str<'s>(&'s mut self) -> Result<Str<'de, 's>> {
         let at = self.read.pos();
         let len = self.u32("a string length")?;
-        if len > 0x7FFF_FFFF {
+        if len > MAX_LEN {
             return Err(Error::at(
                 ErrorKind::InvalidLength {
                     len: len.into(),
@@ -210,7 +215,12 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                 at,
             ));
         }
-        let len = len as usize;
+        self.str_body(at, len as usize)
+    }
+
+    /// A string's bytes and padding, after its length `len` (at most `MAX_LEN`) at `at`.
+    #[inline]
+    fn str_body<'s>(&'s mut self, at: usize, len: usize) -> Result<Str<'de, 's>> {
         let padded = (len + 3) & !3;
         Ok(
             match self
@@ -224,10 +234,23 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     }
 
     pub(crate) fn visit_str<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
-        match self.str()? {
-            Str::Borrowed(s) => visitor.visit_borrowed_str(s),
-            Str::Copied(s) => visitor.visit_str(s),
+        let s = self.str()?;
+        visit(s, visitor)
+    }
+
+    /// The header and 32-bit payload of a plain value of wire id `id` (no flags) when
+    /// `payload` takes it, read as one word when the input has it at hand and nothing
+    /// was peeked; `None` leaves the input as it was, for the general way.
+    #[inline]
+    fn word_of(&mut self, id: u32, payload: impl FnOnce(u32) -> bool) -> Option<(usize, u32)> {
+        if self.pending.is_some() {
+            return None;
         }
+        let at = self.read.pos();
+        let w = self
+            .read
+            .take_word_if(|w| w as u32 == id && payload((w >> 32) as u32))?;
+        Some((at, (w >> 32) as u32))
     }
 
     pub(crate) fn bytes<'s>(
@@ -335,9 +358,9 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         // Bit 31 was Godot 2's "shared" flag; later versions ignore it.
         let dict = h.ty == VariantType::Dictionary;
         let n = if dict {
-            self.count("a Dictionary count", 8, 0x7FFF_FFFF)?
+            self.count("a Dictionary count", 8, MAX_LEN)?
         } else {
-            self.count("an Array count", 4, 0x7FFF_FFFF)?
+            self.count("an Array count", 4, MAX_LEN)?
         };
         let declared = std::mem::take(&mut self.declared);
         self.nested(n, h.at, |de| {
@@ -632,6 +655,15 @@ impl std::ops::Deref for Str<'_, '_> {
     }
 }
 
+/// A string to its visitor, borrowed for `'de` when it can be.
+#[inline]
+fn visit<'de, V: Visitor<'de>>(s: Str<'de, '_>, visitor: V) -> Result<V::Value> {
+    match s {
+        Str::Borrowed(s) => visitor.visit_borrowed_str(s),
+        Str::Copied(s) => visitor.visit_str(s),
+    }
+}
+
 /// Godot's string decoding: up to the first NUL, without a leading BOM, strict UTF-8.
 #[inline]
 fn godot_utf8(b: &[u8], at: usize) -> Result<&str> {
@@ -742,6 +774,14 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// `deserialize_seq` has it.
     #[inline]
     fn string<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        // Most strings: a plain String header and the length in one read.
+        if let Some((at, len)) = self.word_of(STRING_ID, |len| len <= MAX_LEN) {
+            return match self.str_body(at + 4, len as usize) {
+                Ok(s) => visit(s, visitor),
+                Err(e) => Err(e),
+            }
+            .map_err(|e| e.or_at(at));
+        }
         let h = self.header()?;
         match h.ty {
             VariantType::String => self.visit_str(visitor),
@@ -757,6 +797,13 @@ macro_rules! scalars {
     ($($m:ident)*) => {
         $(#[inline]
         fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            // A 32-bit int or float: header and value in one read.
+            if let Some((at, v)) = self.word_of(INT_ID, |_| true) {
+                return visitor.visit_i64(v as i32 as i64).map_err(|e: Error| e.or_at(at));
+            }
+            if let Some((at, v)) = self.word_of(FLOAT_ID, |_| true) {
+                return visitor.visit_f32(f32::from_bits(v)).map_err(|e: Error| e.or_at(at));
+            }
             let h = self.header()?;
             match h.ty {
                 VariantType::Int => self.int(h).and_then(|v| visitor.visit_i64(v)),
@@ -818,6 +865,9 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
     }
 
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if let Some((at, v)) = self.word_of(BOOL_ID, |_| true) {
+            return visitor.visit_bool(v != 0).map_err(|e: Error| e.or_at(at));
+        }
         let h = self.header()?;
         // A bool, or an int 0 / 1 (what some GDScript writes for flags).
         if h.ty == VariantType::Bool {
@@ -958,7 +1008,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
             self.container_types(h)?;
             // The one entry names the variant: its types are not checked.
             self.declared = [None, None];
-            let n = self.count("a Dictionary count", 8, 0x7FFF_FFFF)?;
+            let n = self.count("a Dictionary count", 8, MAX_LEN)?;
             if n != 1 {
                 return Err(Error::at(
                     ErrorKind::InvalidLength {

@@ -46,6 +46,11 @@ pub trait Read<'de>: private::Sealed {
     /// Whether the input is exhausted (for trailing-byte checks).
     fn at_end(&mut self) -> Result<bool>;
 
+    /// Consumes the next 8 bytes, a little-endian word, when the input has them at hand
+    /// and `want` takes them: a header and its 32-bit payload in one read. Streams
+    /// never do, and are read the general way.
+    fn take_word_if(&mut self, want: impl FnOnce(u64) -> bool) -> Option<u64>;
+
     /// The error for needing more bytes at `at` than the input (or the limit) has.
     #[cold]
     fn eof(&self, what: &'static str, at: usize) -> Error {
@@ -149,6 +154,16 @@ impl<'de> Read<'de> for SliceRead<'de> {
         Ok(self.pos == self.slice.len())
     }
 
+    #[inline]
+    fn take_word_if(&mut self, want: impl FnOnce(u64) -> bool) -> Option<u64> {
+        let w = u64::from_le_bytes(self.slice.get(self.pos..self.pos + 8)?.try_into().ok()?);
+        if !want(w) {
+            return None;
+        }
+        self.pos += 8;
+        Some(w)
+    }
+
     #[cold]
     fn eof(&self, what: &'static str, at: usize) -> Error {
         match self.limit {
@@ -246,6 +261,10 @@ impl<'de, R: io::Read> Read<'de> for IoRead<R> {
                 Err(e) => Err(Error::at(ErrorKind::Io(e), self.pos)),
             };
         }
+    }
+
+    fn take_word_if(&mut self, _want: impl FnOnce(u64) -> bool) -> Option<u64> {
+        None
     }
 
     fn set_limit(&mut self, limit: usize) {

@@ -9,8 +9,8 @@
 use serde::de::Visitor;
 
 use super::access::{hint, VariantEnum};
-use super::{Deserializer, Header, Read};
-use crate::dialect::{Dialect, VariantType};
+use super::{Deserializer, Header, Read, MAX_LEN};
+use crate::dialect::{Dialect, VariantType, INT_ID, STRING_ID};
 use crate::error::Result;
 use crate::value::{Dictionary, Variant, VariantVisitor};
 
@@ -45,6 +45,16 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// The next value as a `Variant`: what `Variant::deserialize` reads.
     #[inline]
     fn next_variant(&mut self) -> Result<Variant> {
+        // Most keys and many values: a String's or an int's header read with its word.
+        if let Some((at, len)) = self.word_of(STRING_ID, |len| len <= MAX_LEN) {
+            let s = self
+                .str_body(at + 4, len as usize)
+                .map_err(|e| e.or_at(at))?;
+            return Ok(Variant::String(s.to_owned()));
+        }
+        if let Some((_, v)) = self.word_of(INT_ID, |_| true) {
+            return Ok(Variant::Int((v as i32).into()));
+        }
         let at = self.value_start();
         let h = self.header()?;
         self.variant(h).map_err(|e| e.or_at(at))
@@ -81,7 +91,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
 
     /// An untyped Array's count and elements (what `items` gives serde's `Vec`).
     fn array(&mut self, h: Header) -> Result<Vec<Variant>> {
-        let n = self.count("an Array count", 4, 0x7FFF_FFFF)?;
+        let n = self.count("an Array count", 4, MAX_LEN)?;
         let mut items = Vec::with_capacity(hint(self.read.remaining(), n).min(MAX_PREALLOC));
         self.nested(n, h.at, |de| {
             for _ in 0..n {
@@ -95,7 +105,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// An untyped Dictionary's count and entries; a repeated key keeps the last value
     /// at the first key's place, as in the engine.
     fn dictionary(&mut self, h: Header) -> Result<Dictionary> {
-        let n = self.count("a Dictionary count", 8, 0x7FFF_FFFF)?;
+        let n = self.count("a Dictionary count", 8, MAX_LEN)?;
         let mut d =
             Dictionary::with_capacity(hint(self.read.remaining(), n).min(MAX_DICT_PREALLOC));
         self.nested(n, h.at, |de| {

@@ -7,7 +7,7 @@ use std::io;
 use serde::ser::{self, Serialize};
 
 use crate::config::{Config, Precision};
-use crate::dialect::{Dialect, VariantType, FLAG_64};
+use crate::dialect::{Dialect, VariantType, BOOL_ID, FLAG_64, FLOAT_ID, INT_ID, NIL_ID, STRING_ID};
 use crate::error::{Error, ErrorKind, Result};
 use crate::marker::Marker;
 use crate::table::{Layout, PoolElem};
@@ -17,13 +17,6 @@ use payload::{
     put_str, put_tagged_str, Capture, Elem, ElemSerializer, Fields, FieldsCompound, PoolSerializer,
     Scalar, UniformCompound,
 };
-
-/// Wire ids that are the same in every dialect (checked against the table in a test).
-const NIL_ID: u32 = 0;
-const BOOL_ID: u32 = 1;
-const INT_ID: u32 = 2;
-const FLOAT_ID: u32 = 3;
-const STRING_ID: u32 = 4;
 
 /// How much a streaming serializer buffers before it writes to its sink.
 const CHUNK: usize = 32 * 1024;
@@ -1011,26 +1004,6 @@ impl TupleStruct<'_, '_> {
                 }
                 ser.depth -= 1;
                 Ok(())
-            }
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn fixed_ids_are_the_tables_in_every_dialect() {
-        for dialect in Dialect::ALL {
-            for (ty, id) in [
-                (VariantType::Nil, NIL_ID),
-                (VariantType::Bool, BOOL_ID),
-                (VariantType::Int, INT_ID),
-                (VariantType::Float, FLOAT_ID),
-                (VariantType::String, STRING_ID),
-            ] {
-                assert_eq!(dialect.id_of(ty), Some(id), "{ty} in {dialect:?}");
             }
         }
     }
