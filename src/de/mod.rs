@@ -14,7 +14,7 @@ use crate::dialect::{
 use crate::error::{Error, ErrorKind, Result};
 use crate::marker::Marker;
 use crate::table::{Layout, PoolElem};
-use crate::words::short_ascii;
+use crate::words::{le, short_ascii};
 
 pub(crate) use access::ContainerType;
 use access::{DictEnum, ObjectAccess, SeqAccess, StrSeq, VariantEnum};
@@ -243,14 +243,28 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// was peeked; `None` leaves the input as it was, for the general way.
     #[inline]
     fn word_of(&mut self, id: u32, payload: impl FnOnce(u32) -> bool) -> Option<(usize, u32)> {
+        let (at, b) = self.plain(id, 4, |b| payload(u32::from_le_bytes(le(b))))?;
+        Some((at, u32::from_le_bytes(le(b))))
+    }
+
+    /// The offset and `n` payload bytes of a plain value of wire id `id` (no flags)
+    /// when `payload` takes them, read with the header at once when the input has them
+    /// at hand and nothing was peeked; `None` leaves the input as it was.
+    #[inline]
+    fn plain(
+        &mut self,
+        id: u32,
+        n: usize,
+        payload: impl FnOnce(&[u8]) -> bool,
+    ) -> Option<(usize, &'de [u8])> {
         if self.pending.is_some() {
             return None;
         }
         let at = self.read.pos();
-        let w = self
-            .read
-            .take_word_if(|w| w as u32 == id && payload((w >> 32) as u32))?;
-        Some((at, (w >> 32) as u32))
+        let b = self.read.take_if(4 + n, |b| {
+            u32::from_le_bytes(le(&b[..4])) == id && payload(&b[4..])
+        })?;
+        Some((at, &b[4..]))
     }
 
     pub(crate) fn bytes<'s>(
@@ -697,6 +711,15 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// A math type or integer vector asked for by its marker.
     #[inline]
     fn math<V: Visitor<'de>>(&mut self, ty: VariantType, visitor: V) -> Result<V::Value> {
+        // 32-bit floats after a plain header of this type: all of it in one read.
+        if let (Layout::Reals(n) | Layout::F32s(n), None) = (ty.layout(), self.pending) {
+            let id = self.cfg.dialect.id_of(ty).unwrap_or(u32::MAX);
+            if let Some((at, floats)) = self.plain(id, 4 * n, |_| true) {
+                return visitor
+                    .visit_bytes::<Error>(floats)
+                    .map_err(|e| e.or_at(at));
+            }
+        }
         let h = self.header()?;
         if h.ty != ty {
             return Err(self.invalid(h, ty.name()));

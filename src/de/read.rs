@@ -46,10 +46,10 @@ pub trait Read<'de>: private::Sealed {
     /// Whether the input is exhausted (for trailing-byte checks).
     fn at_end(&mut self) -> Result<bool>;
 
-    /// Consumes the next 8 bytes, a little-endian word, when the input has them at hand
-    /// and `want` takes them: a header and its 32-bit payload in one read. Streams
-    /// never do, and are read the general way.
-    fn take_word_if(&mut self, want: impl FnOnce(u64) -> bool) -> Option<u64>;
+    /// Consumes the next `n` bytes when the input has them at hand and `want` takes
+    /// them: a header and its payload in one read. Streams never do, and are read the
+    /// general way.
+    fn take_if(&mut self, n: usize, want: impl FnOnce(&[u8]) -> bool) -> Option<&'de [u8]>;
 
     /// The error for needing more bytes at `at` than the input (or the limit) has.
     #[cold]
@@ -155,13 +155,13 @@ impl<'de> Read<'de> for SliceRead<'de> {
     }
 
     #[inline]
-    fn take_word_if(&mut self, want: impl FnOnce(u64) -> bool) -> Option<u64> {
-        let w = u64::from_le_bytes(self.slice.get(self.pos..self.pos + 8)?.try_into().ok()?);
-        if !want(w) {
+    fn take_if(&mut self, n: usize, want: impl FnOnce(&[u8]) -> bool) -> Option<&'de [u8]> {
+        let b = self.slice.get(self.pos..self.pos.checked_add(n)?)?;
+        if !want(b) {
             return None;
         }
-        self.pos += 8;
-        Some(w)
+        self.pos += n;
+        Some(b)
     }
 
     #[cold]
@@ -263,7 +263,7 @@ impl<'de, R: io::Read> Read<'de> for IoRead<R> {
         }
     }
 
-    fn take_word_if(&mut self, _want: impl FnOnce(u64) -> bool) -> Option<u64> {
+    fn take_if(&mut self, _n: usize, _want: impl FnOnce(&[u8]) -> bool) -> Option<&'de [u8]> {
         None
     }
 
