@@ -1,6 +1,7 @@
 //! A generic type seen as the concrete `Vec` of numbers or vectors it is, so that the
 //! `pool::*` modules can move a `Vec<f32>` field in one piece instead of through serde
-//! one element at a time (4 to 12 times slower, measured in `benches/pools.rs`).
+//! one element at a time (4 to 12 times slower, measured in `benches/pools.rs`); and a
+//! visitor's value seen as the `Variant` it is, which the decoder then reads directly.
 //!
 //! `typeid` compares types that need not be `'static` (a serde `T` seldom is), with
 //! their lifetimes erased. The casts are only to and from [`Plain`] types, which have
