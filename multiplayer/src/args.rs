@@ -28,9 +28,18 @@ pub(crate) fn encode(args: &[Variant], out: &mut Vec<u8>) -> Result<()> {
             Variant::Int(v) => {
                 // The low bytes of the little-endian i64 are the narrower integer.
                 let mode = int_mode(v);
-                out.push(INT | mode << 6);
-                out.extend_from_slice(&v.to_le_bytes()[..1 << mode]);
+                // Head and all 8 bytes in one fixed-size write, then cut to size (a
+                // write of 1 << mode bytes is a call to memcpy).
+                let mut b = [INT | mode << 6; 9];
+                b[1..].copy_from_slice(&v.to_le_bytes());
+                let end = out.len() + 1 + (1 << mode);
+                out.extend_from_slice(&b);
+                out.truncate(end);
             }
+            // The usual arguments besides ints and bools, written here: half of a
+            // movement call's encode went to godot_bin's serializer around them.
+            Variant::Vector2(v) => put_floats(VECTOR2, [v.x, v.y], out),
+            Variant::Vector3(v) => put_floats(VECTOR3, [v.x, v.y, v.z], out),
             _ => {
                 let start = out.len();
                 // The receiving engine decodes arguments without full Objects.
@@ -44,6 +53,18 @@ pub(crate) fn encode(args: &[Variant], out: &mut Vec<u8>) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// A plain single-precision math value: its header, then its floats (the bytes
+/// godot_bin writes for it, checked by `vectors_are_written_as_godot_bin_writes_them`).
+fn put_floats<const N: usize>(tag: u8, floats: [f32; N], out: &mut Vec<u8>) {
+    // One write of a fixed-size buffer (N is 2 or 3), not one per float.
+    let mut b = [0u8; 16];
+    b[0] = tag;
+    for (i, f) in floats.iter().enumerate() {
+        b[4 + 4 * i..8 + 4 * i].copy_from_slice(&f.to_le_bytes());
+    }
+    out.extend_from_slice(&b[..4 + 4 * N]);
 }
 
 /// The size mode of a compressed int as the engine writes it: the smallest of 1, 2, 4
@@ -596,6 +617,26 @@ impl<'x> Deserializer<'x> for ArgList<'_, 'x> {
 mod tests {
     use super::*;
     use quickcheck::{QuickCheck, TestResult};
+
+    #[test]
+    fn vectors_are_written_as_godot_bin_writes_them() {
+        fn prop(x: u32, y: u32, z: u32) -> bool {
+            let [x, y, z] = [x, y, z].map(f32::from_bits);
+            [
+                Variant::Vector2(Vector2::new(x, y)),
+                Variant::Vector3(Vector3::new(x, y, z)),
+            ]
+            .iter()
+            .all(|v| {
+                let mut out = vec![0xAA];
+                encode(std::slice::from_ref(v), &mut out).unwrap();
+                out[1..] == config().to_vec(v).unwrap()[..]
+            })
+        }
+        QuickCheck::new()
+            .tests(20_000)
+            .quickcheck(prop as fn(u32, u32, u32) -> bool);
+    }
 
     /// Wherever the fast path reads an argument, the general decoder reads the same
     /// value and length: on random bytes behind each fast type's header, and on
