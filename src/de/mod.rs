@@ -3,6 +3,8 @@
 mod access;
 mod fixed;
 pub mod read;
+#[cfg(test)]
+mod tests;
 mod variant;
 
 use serde::de::{self, Visitor};
@@ -22,6 +24,32 @@ pub use read::{IoRead, Read, Reference, SliceRead};
 
 /// The longest count or string length: Godot reads them as signed 32-bit.
 const MAX_LEN: u32 = 0x7FFF_FFFF;
+
+#[cfg(test)]
+thread_local! {
+    /// Unit tests: everything read the general way, the reference for the fast paths.
+    static GENERAL_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether the fast paths (`plain`, `variant::read_directly`) may be taken: always,
+/// but in the unit tests that hold them to the general way.
+#[inline(always)]
+fn fast_paths() -> bool {
+    #[cfg(test)]
+    if GENERAL_ONLY.with(|g| g.get()) {
+        return false;
+    }
+    true
+}
+
+/// Runs `f` with the fast paths off (`general`) or on.
+#[cfg(test)]
+fn with_fast_paths<T>(general: bool, f: impl FnOnce() -> T) -> T {
+    GENERAL_ONLY.with(|g| g.set(general));
+    let r = f();
+    GENERAL_ONLY.with(|g| g.set(false));
+    r
+}
 
 /// A decoded header word: the type and the raw word (for its flag bits).
 #[derive(Clone, Copy, Debug)]
@@ -257,7 +285,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         n: usize,
         payload: impl FnOnce(&[u8]) -> bool,
     ) -> Option<(usize, &'de [u8])> {
-        if self.pending.is_some() {
+        if self.pending.is_some() || !fast_paths() {
             return None;
         }
         let at = self.read.pos();
