@@ -275,6 +275,15 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         Some((at, u32::from_le_bytes(le(b))))
     }
 
+    /// Most strings: a plain String header and its length read as one word, then the
+    /// text; with the header's offset. Always inlined: out of line, the returned pair
+    /// cost 2% of a decode (callgrind).
+    #[inline(always)]
+    fn plain_str<'s>(&'s mut self) -> Option<(usize, Result<Str<'de, 's>>)> {
+        let (at, len) = self.word_of(STRING_ID, |len| len <= MAX_LEN)?;
+        Some((at, self.str_body(at + 4, len as usize)))
+    }
+
     /// The offset and `n` payload bytes of a plain value of wire id `id` (no flags)
     /// when `payload` takes them, read with the header at once when the input has them
     /// at hand and nothing was peeked; `None` leaves the input as it was.
@@ -825,13 +834,8 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// `deserialize_seq` has it.
     #[inline]
     fn string<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
-        // Most strings: a plain String header and the length in one read.
-        if let Some((at, len)) = self.word_of(STRING_ID, |len| len <= MAX_LEN) {
-            return match self.str_body(at + 4, len as usize) {
-                Ok(s) => visit(s, visitor),
-                Err(e) => Err(e),
-            }
-            .map_err(|e| e.or_at(at));
+        if let Some((at, s)) = self.plain_str() {
+            return s.and_then(|s| visit(s, visitor)).map_err(|e| e.or_at(at));
         }
         let h = self.header()?;
         match h.ty {

@@ -1,8 +1,8 @@
 //! `Variant` read straight from the bytes for the common types, without serde's
 //! visitor handshake (a wire-type tag through an enum access, then each Array and
 //! Dictionary through the typed-container fields and serde's collection visitors):
-//! 13.8 M instructions to 12.2 M per decode of `benches/world.rs`'s snapshot, the rest
-//! being mostly the allocator. Everything else (typed containers, Objects, pools, math
+//! 13.8 M instructions to 12.2 M per decode of `benches/world.rs`'s snapshot when it
+//! came in, the rest being mostly the allocator. Everything else (typed containers, Objects, pools, math
 //! types...) goes the general way, which gives the same values and errors: a
 //! quickcheck test (`de/tests.rs`) holds the two to the same answers on any bytes.
 
@@ -10,7 +10,7 @@ use serde::de::Visitor;
 
 use super::access::{hint, VariantEnum};
 use super::{fast_paths, Deserializer, Header, Read, MAX_LEN};
-use crate::dialect::{Dialect, VariantType, INT_ID, STRING_ID};
+use crate::dialect::{Dialect, VariantType, INT_ID};
 use crate::error::Result;
 use crate::value::{Dictionary, Variant, VariantVisitor};
 
@@ -39,11 +39,8 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     #[inline]
     fn next_variant(&mut self) -> Result<Variant> {
         // Most keys and many values: a String's or an int's header read with its word.
-        if let Some((at, len)) = self.word_of(STRING_ID, |len| len <= MAX_LEN) {
-            let s = self
-                .str_body(at + 4, len as usize)
-                .map_err(|e| e.or_at(at))?;
-            return Ok(Variant::String(s.to_owned()));
+        if let Some((at, s)) = self.plain_str() {
+            return Ok(Variant::String(s.map_err(|e| e.or_at(at))?.to_owned()));
         }
         if let Some((_, v)) = self.word_of(INT_ID, |_| true) {
             return Ok(Variant::Int((v as i32).into()));
