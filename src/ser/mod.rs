@@ -154,7 +154,18 @@ impl<'a> Serializer<'a> {
     fn open(&mut self, ty: VariantType, len: Option<usize>) -> Result<Open> {
         self.depth += 1;
         match self.bare.take() {
-            None => self.header(ty, 0)?,
+            // The usual case in one write: header and announced count.
+            None => match (self.cfg.dialect.id_of(ty), len) {
+                (Some(id), Some(n)) if n <= 0x7FFF_FFFF => {
+                    put_u64(self.out, id, n as u32);
+                    return Ok(Open {
+                        at: self.out.len() - 4,
+                        announced: len,
+                        flushes: self.flushes,
+                    });
+                }
+                _ => self.header(ty, 0)?,
+            },
             Some(t) if t == ty => {}
             Some(t) => return Err(typed_mismatch(t, ty)),
         }
@@ -423,6 +434,7 @@ impl<'a, 'b> ser::Serializer for &'a mut Serializer<'b> {
             Some(Marker::Type(ty)) => match ty.layout() {
                 Layout::Reals(n) => self.math(ty, n, true, value),
                 Layout::F32s(n) => self.math(ty, n, false, value),
+                Layout::Pool(PoolElem::String) => self.pool_strings(ty, value),
                 _ => self.marked_newtype(Marker::Type(ty), value),
             },
             Some(marker) => self.marked_newtype(marker, value),
@@ -569,13 +581,6 @@ impl<'b> Serializer<'b> {
         match ty.layout() {
             Layout::Pool(elem) => {
                 let wide = self.real_header(ty)?;
-                // `PoolStringArray` and `pool::string` on a `Vec<String>`: one loop, not
-                // serde's calls per element (a fifth of a world snapshot's encode).
-                if elem == PoolElem::String {
-                    if let Some(v) = crate::cast::as_plain::<T, Vec<String>>(value) {
-                        return payload::put_pool_strings(self.out, v);
-                    }
-                }
                 value.serialize(PoolSerializer::new(self.out, elem, wide))
             }
             Layout::Rid => {
@@ -633,6 +638,20 @@ impl<'b> Serializer<'b> {
             false
         };
         value.serialize(ElemSerializer::new(self.out, Elem::Reals(n, wide)))
+    }
+
+    /// `PoolStringArray` and `pool::string`: a `Vec<String>` in one loop, not through
+    /// serde's calls per element (a fifth of a world snapshot's encode), and inlined
+    /// where it is used (a tenth of what was left of the field, measured).
+    #[inline(always)]
+    fn pool_strings<T: ?Sized + Serialize>(&mut self, ty: VariantType, value: &T) -> Result<()> {
+        match crate::cast::as_plain::<T, Vec<String>>(value) {
+            Some(v) => {
+                self.header(ty, 0)?;
+                payload::put_pool_strings(self.out, v)
+            }
+            None => self.marked_newtype(Marker::Type(ty), value),
+        }
     }
 
     /// The `n` fields of one kind of a math type or integer vector, after its header.
