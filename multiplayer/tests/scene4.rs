@@ -329,3 +329,80 @@ fn wide_compressed_ints_are_refused() {
         assert!(matches!(e.kind(), ErrorKind::WideInt(..)), "{e}");
     }
 }
+
+#[path = "../../tests/common/arbitrary.rs"]
+mod arbitrary;
+
+/// Arrays and Dictionaries (keys too) nested up to `depth` deep around values of
+/// every type, with a full Object for some of them when `plant`.
+fn tree(g: &mut quickcheck::Gen, depth: usize, plant: bool) -> Variant {
+    use quickcheck::Arbitrary;
+    let n = usize::arbitrary(g) % 4;
+    match u8::arbitrary(g) % 6 {
+        0 | 1 if depth > 0 => Variant::Array((0..n).map(|_| tree(g, depth - 1, plant)).collect()),
+        2 | 3 if depth > 0 => Variant::Dictionary(
+            (0..n)
+                .map(|_| (tree(g, depth - 1, plant), tree(g, depth - 1, plant)))
+                .collect(),
+        ),
+        4 if plant => Variant::Object(Default::default()),
+        _ => arbitrary::variant4(g, 1),
+    }
+}
+
+fn has_object(v: &Variant) -> bool {
+    match v {
+        Variant::Object(_) => true,
+        Variant::Array(items) => items.iter().any(has_object),
+        Variant::Dictionary(d) => d.iter().any(|(k, v)| has_object(k) || has_object(v)),
+        Variant::TypedArray(a) => a.items.iter().any(has_object),
+        _ => false,
+    }
+}
+
+/// An argument is refused (ObjectsNotAllowed, nothing written) exactly when it is or
+/// holds a full Object, at any depth; otherwise it is godot_bin's bytes for it.
+#[test]
+fn arguments_holding_full_objects_are_refused_and_others_written_whole() {
+    #[derive(Clone, Debug)]
+    struct Case(Variant);
+    impl quickcheck::Arbitrary for Case {
+        fn arbitrary(g: &mut quickcheck::Gen) -> Self {
+            let plant = bool::arbitrary(g);
+            Case(Variant::Array(vec![tree(g, 4, plant)]))
+        }
+    }
+    fn prop(case: Case, first: bool) -> bool {
+        let arg = case.0;
+        let args = if first {
+            vec![arg.clone(), Variant::Int(1)]
+        } else {
+            vec![Variant::Int(1), arg.clone()]
+        };
+        let call = Packet::Call(RemoteCall {
+            node: NodeRef::Cached(3),
+            method: 1,
+            args,
+        });
+        let mut out = vec![0xEE];
+        match call.encode_into(&mut out) {
+            Ok(()) => {
+                let plain = Config::new().dialect(Dialect::Godot4).to_vec(&arg).unwrap();
+                let at = if first { 5 } else { 7 };
+                !has_object(&arg) && out[at..at + plain.len()] == plain[..]
+            }
+            Err(e) => {
+                let refused = matches!(
+                    e.kind(),
+                    ErrorKind::Argument { index, source }
+                        if *index == usize::from(!first)
+                            && matches!(source.kind(), godot_bin::ErrorKind::ObjectsNotAllowed)
+                );
+                refused && has_object(&arg) && out == [0xEE]
+            }
+        }
+    }
+    QuickCheck::new()
+        .tests(3000)
+        .quickcheck(prop as fn(Case, bool) -> bool);
+}
