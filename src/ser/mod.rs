@@ -151,6 +151,7 @@ impl<'a> Serializer<'a> {
     }
 
     /// Starts a container: header plus its count, the announced one or a placeholder.
+    #[inline]
     fn open(&mut self, ty: VariantType, len: Option<usize>) -> Result<Open> {
         self.depth += 1;
         match self.bare.take() {
@@ -840,7 +841,7 @@ impl<'a, 'b> Compound<'a, 'b> {
     }
 
     /// Before each item: the depth check, the count, and a streaming flush.
-    #[inline]
+    #[inline(always)]
     fn item(&mut self) -> Result<()> {
         self.ser.child()?;
         self.count += 1;
@@ -909,14 +910,14 @@ impl ser::SerializeMap for Compound<'_, '_> {
 impl ser::SerializeStruct for Compound<'_, '_> {
     type Ok = ();
     type Error = Error;
-    #[inline]
+    #[inline(always)]
     fn serialize_field<T: ?Sized + Serialize>(
         &mut self,
         key: &'static str,
         value: &T,
     ) -> Result<()> {
         self.item()?;
-        self.ser.str_value(key)?;
+        payload::put_key(self.ser.out, key)?;
         value.serialize(&mut *self.ser)
     }
     #[inline]

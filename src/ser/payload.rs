@@ -4,6 +4,7 @@
 use serde::ser::{self, Impossible, Serialize};
 
 use super::{patch_count, put_u32, Serializer};
+use crate::dialect::STRING_ID;
 use crate::error::{Error, ErrorKind, Result};
 use crate::table::PoolElem;
 use crate::words::{has_zero, le, tiny, word};
@@ -71,6 +72,44 @@ pub(crate) fn put_tagged_str(out: &mut Vec<u8>, header: u32, s: &str) -> Result<
         return Ok(());
     }
     put_tagged_str_long(out, header, s)
+}
+
+/// A struct's field name as a String Variant. Always inlined, so that for a constant
+/// name (a derived `Serialize`) the checks fold away and the item is one store of
+/// constant bytes: a quarter of a typed struct's encode went to names.
+#[inline(always)]
+pub(crate) fn put_key(out: &mut Vec<u8>, key: &str) -> Result<()> {
+    let b = key.as_bytes();
+    let len = b.len();
+    let mut buf = [0u8; 24];
+    buf[..4].copy_from_slice(&STRING_ID.to_le_bytes());
+    buf[4..8].copy_from_slice(&(len as u32).to_le_bytes());
+    // As `put_short`: 1 to 16 bytes without NUL or a leading BOM, else the general way.
+    let short = match len {
+        8..=16 => {
+            let (lo, hi) = (word(b, 0, 8), word(b, len - 8, 8));
+            buf[8..16].copy_from_slice(&lo.to_le_bytes());
+            buf[len..len + 8].copy_from_slice(&hi.to_le_bytes());
+            !has_zero(lo) && !has_zero(hi) && lo & 0xFF_FFFF != 0xBF_BBEF
+        }
+        4..=7 => {
+            let (lo, hi) = (word(b, 0, 4), word(b, len - 4, 4));
+            buf[8..12].copy_from_slice(&(lo as u32).to_le_bytes());
+            buf[4 + len..8 + len].copy_from_slice(&(hi as u32).to_le_bytes());
+            !has_zero(lo | hi << 32) && lo & 0xFF_FFFF != 0xBF_BBEF
+        }
+        1..=3 => {
+            let w = tiny(b);
+            buf[8..12].copy_from_slice(&(w as u32).to_le_bytes());
+            !has_zero(w | u64::MAX << (8 * len)) && w != 0xBF_BBEF
+        }
+        _ => false,
+    };
+    if !short {
+        return put_tagged_str_long(out, STRING_ID, key);
+    }
+    out.extend_from_slice(&buf[..8 + ((len + 3) & !3)]);
+    Ok(())
 }
 
 /// Writes `head` (the words before the string), then `b` and `nul` terminating NULs
@@ -1148,5 +1187,120 @@ impl ser::Serializer for Capture {
 impl Capture {
     fn bad(&self, found: &str) -> Error {
         wrong("an id or a name", found)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quickcheck::{Arbitrary, Gen, QuickCheck};
+
+    /// Names of 0 to 20 bytes from an alphabet with NUL, multibyte characters and a
+    /// leading BOM now and then: every branch of `put_key`.
+    #[derive(Clone, Debug)]
+    struct Name(String);
+
+    impl Arbitrary for Name {
+        fn arbitrary(g: &mut Gen) -> Self {
+            let n = usize::arbitrary(g) % 21;
+            let mut s: String = (0..n)
+                .map(|_| {
+                    *g.choose(&['a', 'z', '_', '\0', 'é', '\u{feff}', '9'])
+                        .unwrap()
+                })
+                .collect();
+            if u8::arbitrary(g) % 6 == 0 {
+                s.insert(0, '\u{feff}');
+            }
+            while s.len() > 20 {
+                s.pop();
+            }
+            Name(s)
+        }
+    }
+
+    /// A name gives the bytes (or the refusal) of the general string writer.
+    #[test]
+    fn put_key_writes_what_the_general_way_writes() {
+        fn prop(name: Name) -> bool {
+            let (mut fast, mut general) = (vec![7u8], vec![7u8]);
+            let (a, b) = (
+                put_key(&mut fast, &name.0),
+                put_tagged_str_long(&mut general, STRING_ID, &name.0),
+            );
+            a.is_ok() == b.is_ok() && (a.is_err() || fast == general)
+        }
+        QuickCheck::new()
+            .tests(20_000)
+            .quickcheck(prop as fn(Name) -> bool);
+    }
+
+    /// Constant names, folded where a derived `Serialize` inlines them: every short
+    /// length, and the NUL and BOM refusals and escapes.
+    #[test]
+    fn constant_field_names_fold_to_the_same_bytes() {
+        #[derive(serde::Serialize)]
+        struct S {
+            a: u8,
+            bb: u8,
+            ccc: u8,
+            dddd: u8,
+            eeeeeee: u8,
+            ffffffff: u8,
+            ggggggggggggggg: u8,
+            hhhhhhhhhhhhhhhh: u8,
+            iiiiiiiiiiiiiiiii: u8,
+            #[serde(rename = "\u{feff}x")]
+            bom: u8,
+            #[serde(rename = "é")]
+            e: u8,
+            #[serde(rename = "")]
+            empty: u8,
+        }
+        #[derive(serde::Serialize)]
+        struct Nul {
+            #[serde(rename = "a\0b")]
+            a: u8,
+        }
+        let s = S {
+            a: 1,
+            bb: 2,
+            ccc: 3,
+            dddd: 4,
+            eeeeeee: 5,
+            ffffffff: 6,
+            ggggggggggggggg: 7,
+            hhhhhhhhhhhhhhhh: 8,
+            iiiiiiiiiiiiiiiii: 9,
+            bom: 10,
+            e: 11,
+            empty: 12,
+        };
+        let names = [
+            "a",
+            "bb",
+            "ccc",
+            "dddd",
+            "eeeeeee",
+            "ffffffff",
+            "ggggggggggggggg",
+            "hhhhhhhhhhhhhhhh",
+            "iiiiiiiiiiiiiiiii",
+            "\u{feff}x",
+            "é",
+            "",
+        ];
+        let mut expected = Vec::new();
+        super::super::put_u64(&mut expected, 18, names.len() as u32);
+        for (i, n) in names.iter().enumerate() {
+            put_tagged_str_long(&mut expected, STRING_ID, n).unwrap();
+            super::super::put_u64(&mut expected, 2, i as u32 + 1);
+        }
+        assert_eq!(crate::to_vec(&s).unwrap(), expected);
+        let err = crate::to_vec(&Nul { a: 1 }).unwrap_err();
+        assert!(
+            matches!(err.kind(), ErrorKind::Unrepresentable(m) if m.contains("NUL")),
+            "{err}"
+        );
     }
 }
