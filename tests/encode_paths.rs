@@ -501,3 +501,45 @@ math_in_one_piece! {
     Vector4: "Vector4", 4, [g4(), g4_double()];
     Projection: "Projection", 16, [g4(), g4_double()];
 }
+
+/// The depth limit holds the same way in every output path, and after a deep value
+/// the encoder writes (and streams) normally again: `d` nested Arrays around one item
+/// (or around nothing) against every `max_depth`, the decoder agreeing.
+#[test]
+fn depth_limit_is_the_same_streaming_or_not_and_recovers() {
+    use godot_bin::Variant;
+    for d in 1..8usize {
+        for empty in [false, true] {
+            let mut v = Variant::Array(if empty { vec![] } else { vec![Variant::Int(1)] });
+            for _ in 1..d {
+                v = Variant::Array(vec![v]);
+            }
+            // The deep value, then a shallow one after it: the limit is lifted again.
+            let value = vec![v, Variant::Array(vec![Variant::Int(2)])];
+            // Containers around the innermost item: the outer Vec, then `d` Arrays.
+            let deepest = if empty { d } else { d + 1 };
+            for max in 0..10usize {
+                let cfg = Config::new().max_depth(max);
+                let fits = deepest <= max && max >= 2;
+                let whole = cfg.to_vec(&value);
+                let mut streamed = Sizes::default();
+                let r = cfg.to_writer(&mut streamed, &value);
+                assert_eq!(whole.is_ok(), fits, "d {d} empty {empty} max {max}");
+                assert_eq!(r.is_ok(), fits, "d {d} empty {empty} max {max}");
+                match whole {
+                    Ok(bytes) => {
+                        // A small value goes out in one write: no flush was forced.
+                        assert_eq!(streamed.bytes, bytes);
+                        assert_eq!(streamed.writes, [bytes.len()]);
+                        assert_eq!(cfg.from_slice::<Vec<Variant>>(&bytes).unwrap(), value);
+                    }
+                    Err(e) => {
+                        assert!(matches!(e.kind(), ErrorKind::DepthLimit(m) if *m == max));
+                        let bytes = Config::new().to_vec(&value).unwrap();
+                        assert!(cfg.from_slice::<Vec<Variant>>(&bytes).is_err());
+                    }
+                }
+            }
+        }
+    }
+}

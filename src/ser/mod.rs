@@ -47,7 +47,9 @@ pub struct Serializer<'a> {
     /// Open containers whose count is a placeholder still to patch: while there are
     /// any, nothing may leave `out`.
     holds: usize,
-    /// `out` is flushed to the sink before an element once it is this long.
+    /// Before an element, `out` at least this long takes the slow way: 0 when the
+    /// depth is past the limit (the element is refused), a chunk when streaming with
+    /// nothing to patch (`out` is flushed), else never. One test per element for both.
     flush_at: usize,
     /// How many times `out` was flushed: a container opened before a flush can no
     /// longer patch its count.
@@ -150,10 +152,46 @@ impl<'a> Serializer<'a> {
         Ok(())
     }
 
+    /// The slow way before an element (see `flush_at`).
+    #[cold]
+    fn slow_item(&mut self) -> Result<()> {
+        self.child()?;
+        self.flush()
+    }
+
+    /// `flush_at` for the depth, holds and sink as they are now.
+    fn set_limit(&mut self) {
+        self.flush_at = if self.depth > self.cfg.max_depth {
+            0
+        } else if self.holds == 0 && self.sink.is_some() {
+            CHUNK
+        } else {
+            usize::MAX
+        };
+    }
+
+    /// One container deeper.
+    #[inline]
+    fn enter(&mut self) {
+        self.depth += 1;
+        if self.depth > self.cfg.max_depth {
+            self.set_limit();
+        }
+    }
+
+    /// One container less deep.
+    #[inline]
+    fn leave(&mut self) {
+        self.depth -= 1;
+        if self.depth == self.cfg.max_depth {
+            self.set_limit();
+        }
+    }
+
     /// Starts a container: header plus its count, the announced one or a placeholder.
     #[inline]
     fn open(&mut self, ty: VariantType, len: Option<usize>) -> Result<Open> {
-        self.depth += 1;
+        self.enter();
         match self.bare.take() {
             // The usual case in one write: header and announced count.
             None => match (self.cfg.dialect.id_of(ty), len) {
@@ -184,7 +222,7 @@ impl<'a> Serializer<'a> {
     }
 
     fn close(&mut self, open: Open, count: usize) -> Result<()> {
-        self.depth -= 1;
+        self.leave();
         match open.announced {
             Some(n) if n == count => Ok(()),
             Some(n) if open.flushes != self.flushes => Err(wrong_count(n, count)),
@@ -199,14 +237,12 @@ impl<'a> Serializer<'a> {
     /// A count placeholder is open: keep everything in `out` until it is patched.
     fn hold(&mut self) {
         self.holds += 1;
-        self.flush_at = usize::MAX;
+        self.set_limit();
     }
 
     fn release(&mut self) {
         self.holds -= 1;
-        if self.holds == 0 && self.sink.is_some() {
-            self.flush_at = CHUNK;
-        }
+        self.set_limit();
     }
 
     /// `{name: <value>}`, serde_json's external enum tagging.
@@ -730,7 +766,7 @@ impl<'b> Serializer<'b> {
             }
             Layout::Object => {
                 self.no_objects_in_godot2()?;
-                self.depth += 1;
+                self.enter();
                 self.header(VariantType::Object, 0)?;
                 return Ok(TupleStruct::Object(self, 0));
             }
@@ -843,11 +879,10 @@ impl<'a, 'b> Compound<'a, 'b> {
     /// Before each item: the depth check, the count, and a streaming flush.
     #[inline(always)]
     fn item(&mut self) -> Result<()> {
-        self.ser.child()?;
-        self.count += 1;
         if self.ser.out.len() >= self.ser.flush_at {
-            self.ser.flush()?;
+            self.ser.slow_item()?;
         }
+        self.count += 1;
         Ok(())
     }
 
@@ -1022,7 +1057,7 @@ impl TupleStruct<'_, '_> {
                         "an Object marker takes (class, properties)",
                     ));
                 }
-                ser.depth -= 1;
+                ser.leave();
                 Ok(())
             }
         }
