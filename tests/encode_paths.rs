@@ -543,3 +543,30 @@ fn depth_limit_is_the_same_streaming_or_not_and_recovers() {
         }
     }
 }
+
+/// A math type's reserved name around a tuple of floats (how another crate's type may
+/// write one) gives the bytes of the type itself, in every dialect and precision.
+#[test]
+fn math_marker_around_a_tuple_writes_the_type() {
+    struct AsTuple;
+    impl Serialize for AsTuple {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.serialize_newtype_struct(
+                godot_bin::VariantType::Vector3.serde_name(),
+                &(1.5f32, -2.0f32, 3.25f32),
+            )
+        }
+    }
+    let v = Vector3::new(1.5, -2.0, 3.25);
+    for dialect in Dialect::ALL {
+        for precision in [Precision::Single, Precision::Double] {
+            let cfg = Config::new().dialect(dialect).precision(precision);
+            match (cfg.to_vec(&AsTuple), cfg.to_vec(&v)) {
+                (Ok(a), Ok(b)) => assert_eq!(a, b, "{dialect:?} {precision:?}"),
+                (Err(_), Err(_)) => {}
+                (a, b) => panic!("{dialect:?} {precision:?}: {a:?} against {b:?}"),
+            }
+        }
+    }
+    assert!(to_vec(&AsTuple).is_ok());
+}

@@ -668,13 +668,14 @@ impl<'b> Serializer<'b> {
         reals: bool,
         value: &T,
     ) -> Result<()> {
-        let wide = if reals {
-            self.real_header(ty)?
-        } else {
-            self.header(ty, 0)?;
-            false
+        if reals && self.wide(ty)? {
+            self.header(ty, FLAG_64)?;
+            return value.serialize(ElemSerializer::new(self.out, Elem::Reals(n, true)));
+        }
+        let Some(id) = self.cfg.dialect.id_of(ty) else {
+            return Err(self.missing(ty));
         };
-        value.serialize(ElemSerializer::new(self.out, Elem::Reals(n, wide)))
+        value.serialize(ElemSerializer::new(self.out, Elem::Headed(n, id)))
     }
 
     /// `PoolStringArray` and `pool::string`: a `Vec<String>` in one loop, not through

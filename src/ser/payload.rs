@@ -253,6 +253,9 @@ pub(crate) enum Elem {
     Bytes,
     /// A math value of n reals, 32 or 64 bits each.
     Reals(usize, bool),
+    /// A math value of n 32-bit floats whose header (this word) is not written yet:
+    /// header and floats go in one write.
+    Headed(usize, u32),
     /// A `u32` (or `bool`) written over the placeholder at this offset.
     Patch(usize),
 }
@@ -282,6 +285,7 @@ impl Elem {
             Elem::F32 | Elem::I32 | Elem::U32 | Elem::Str | Elem::PoolStr | Elem::Bytes => 4,
             Elem::F64 | Elem::I64 | Elem::U64 => 8,
             Elem::Reals(n, wide) => n * if wide { 8 } else { 4 },
+            Elem::Headed(n, _) => 4 * n,
             Elem::Patch(_) => 0,
         }
     }
@@ -296,7 +300,7 @@ impl Elem {
             Elem::U64 => "a 64-bit id",
             Elem::Str | Elem::PoolStr => "a string",
             Elem::Bytes => "bytes",
-            Elem::Reals(..) => "a math value (tuple of floats)",
+            Elem::Reals(..) | Elem::Headed(..) => "a math value (tuple of floats)",
             Elem::Patch(_) => "a flag word",
         }
     }
@@ -445,6 +449,10 @@ impl<'a> ElemSerializer<'a> {
     fn reals(self, len: usize) -> Result<UniformCompound<'a>> {
         match self.elem {
             Elem::Reals(n, wide) => UniformCompound::new(self.out, Scalar::real(wide), n, len),
+            Elem::Headed(n, header) => {
+                put_u32(self.out, header);
+                UniformCompound::new(self.out, Scalar::F32, n, len)
+            }
             e => Err(wrong(e.name(), "a sequence")),
         }
     }
@@ -557,6 +565,13 @@ impl<'a> ser::Serializer for ElemSerializer<'a> {
                 }
                 Ok(())
             }
+            Elem::Headed(n, header) if v.len() == 4 * n && n <= 16 => {
+                let mut b = [0u8; 68];
+                b[..4].copy_from_slice(&header.to_le_bytes());
+                b[4..4 + v.len()].copy_from_slice(v);
+                self.out.extend_from_slice(&b[..4 + v.len()]);
+                Ok(())
+            }
             e => Err(wrong(e.name(), "bytes")),
         }
     }
@@ -581,7 +596,7 @@ impl<'a> ser::Serializer for ElemSerializer<'a> {
     }
     fn serialize_seq(self, len: Option<usize>) -> Result<UniformCompound<'a>> {
         let n = match self.elem {
-            Elem::Reals(n, _) => n,
+            Elem::Reals(n, _) | Elem::Headed(n, _) => n,
             _ => 0,
         };
         self.reals(len.unwrap_or(n))
