@@ -221,10 +221,18 @@ impl<'a> Serializer<'a> {
         })
     }
 
+    #[inline]
     fn close(&mut self, open: Open, count: usize) -> Result<()> {
         self.leave();
+        if open.announced == Some(count) {
+            return Ok(());
+        }
+        self.patch(open, count)
+    }
+
+    /// A container's count that was not announced, or announced wrong.
+    fn patch(&mut self, open: Open, count: usize) -> Result<()> {
         match open.announced {
-            Some(n) if n == count => Ok(()),
             Some(n) if open.flushes != self.flushes => Err(wrong_count(n, count)),
             Some(_) => patch_count(self.out, open.at, count),
             None => {
