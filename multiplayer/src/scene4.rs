@@ -333,6 +333,17 @@ fn encode_call(call: &RemoteCall, out: &mut Vec<u8>) -> Result<()> {
         NodeRef::Path(_) => (2, 0),
     };
     let mut meta = REMOTE_CALL | size << NODE_ID_SHIFT;
+    // The usual call (a one-byte cache id and method id, arguments to compress): its
+    // four head bytes in one write.
+    if let (0, Ok(method), None, Ok(argc)) = (
+        size,
+        u8::try_from(call.method),
+        bytes_only(&call.args),
+        u8::try_from(call.args.len()),
+    ) {
+        out.extend_from_slice(&[meta, id as u8, method, argc]);
+        return args::encode(&call.args, out);
+    }
     out.push(0);
     match size {
         0 => out.push(id as u8),
