@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Instructions per world snapshot (benches/instructions.rs) under callgrind: typed
+# encode (to a new Vec, and into a reused one), typed decode, borrowed decode and
+# `Variant` decode, for godot_bin and postcard. Each figure is (count of N=20 runs -
+# count of N=10 runs) / 10, so setup is taken off. Unlike timings on this machine,
+# these do not move from run to run, but they do move with how the program built
+# around the operation leaves the heap: `encode` includes the copies of growing the
+# output, which depend on it (`encode_into` does not).
+#
+#   scripts/count-instructions.sh        (from any directory; needs valgrind:
+#                                         apt-get install -y valgrind)
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+command -v valgrind >/dev/null || { echo "valgrind not found (apt-get install -y valgrind)" >&2; exit 1; }
+bin=$(cargo bench --bench instructions --no-run --message-format=json 2>/dev/null |
+  sed -n 's/.*"executable":"\([^"]*instructions[^"]*\)".*/\1/p' | tail -n1)
+[ -x "$bin" ] || { echo "could not build benches/instructions.rs" >&2; exit 1; }
+
+count() { # MODE N -> instructions
+  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" "$1" "$2" 2>&1 |
+    sed -n 's/.*refs: *//p' | tr -d ,
+}
+per_run() { echo $((($(count "$1" 20) - $(count "$1" 10)) / 10)); }
+
+echo "| operation | godot_bin | postcard | × postcard |"
+echo "|---|--:|--:|--:|"
+for op in encode encode_into decode borrowed; do
+  g=$(per_run "godot_bin/$op")
+  p=$(per_run "postcard/$op")
+  echo "| $op | $g | $p | $(awk -v g="$g" -v p="$p" 'BEGIN { printf "%.2f", g / p }') |"
+done
+echo "| variant (decode to Variant) | $(per_run godot_bin/variant) | | |"
