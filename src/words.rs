@@ -159,6 +159,47 @@ pub(crate) fn short_ascii(b: &[u8]) -> Option<&str> {
     Some(unsafe { std::str::from_utf8_unchecked(b) })
 }
 
+/// Whether `wire`, a string's bytes read from the input, is `name` (of the same
+/// length) and reads as exactly `name` under Godot's rules: `name` has no NUL (the
+/// engine cuts a string there) and does not start with a BOM (dropped).
+pub(crate) fn is_key(wire: &[u8], name: &[u8]) -> bool {
+    wire == name && !has_nul(name) && !name.starts_with(BOM)
+}
+
+/// [`is_key`] for a name of at most 16 bytes, with `wire` the 16 bytes from the
+/// key's start (past its end, anything): two overlapping word compares and the same
+/// words' tests; no loop, no call to memcmp.
+#[inline]
+pub(crate) fn is_short_key(wire: &[u8; 16], name: &[u8]) -> bool {
+    let len = name.len();
+    let (lo, hi, same) = match len {
+        8..=16 => {
+            let (lo, hi) = (word(name, 0, 8), word(name, len - 8, 8));
+            (
+                lo,
+                hi,
+                word(wire, 0, 8) == lo && word(wire, len - 8, 8) == hi,
+            )
+        }
+        4..=7 => {
+            let w = word(name, 0, 4) | word(name, len - 4, 4) << 32;
+            (w, w, word(wire, 0, 4) | word(wire, len - 4, 4) << 32 == w)
+        }
+        1..=3 => {
+            let w = tiny(name);
+            // Above the bytes, bytes that are not NUL.
+            let filled = w | 0x7F7F_7F7F_7F7F_7F7F << (8 * len);
+            (filled, filled, tiny(&wire[..len]) == w)
+        }
+        _ => return true,
+    };
+    // A BOM's three bytes would be the low three of the first word.
+    same && zero_bytes(lo) | zero_bytes(hi) == 0 && lo & 0xFF_FFFF != 0xBF_BBEF
+}
+
+/// UTF-8 of U+FEFF, the byte order mark Godot drops from the start of a string.
+pub(crate) const BOM: &[u8] = b"\xEF\xBB\xBF";
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -222,6 +263,43 @@ mod tests {
                             u[at] = bad;
                         }
                         assert_eq!(ascii_to_nul(&u), slow(&u), "{len} {nul} {at} {bad}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_key_is_a_name_exactly_when_the_engine_reads_it_as_that_name() {
+        // What the engine makes of a string's bytes: cut at NUL, a leading BOM dropped.
+        let reads = |b: &[u8]| {
+            let b = &b[..b.iter().position(|&c| c == 0).unwrap_or(b.len())];
+            b.strip_prefix(BOM).unwrap_or(b).to_vec()
+        };
+        for len in 0..40 {
+            let name: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+            let mut names = vec![name.clone()];
+            for at in 0..len {
+                for b in [0u8, 0x80, 0xEF] {
+                    let mut n = name.clone();
+                    n[at] = b;
+                    names.push(n);
+                }
+            }
+            if len >= 3 {
+                let mut n = name.clone();
+                n[..3].copy_from_slice(BOM);
+                names.push(n);
+            }
+            for n in &names {
+                for w in &names {
+                    // Past the key, bytes the check must not look at.
+                    let mut wire = w.clone();
+                    wire.extend_from_slice(&[0xEF; 16]);
+                    let want = w == n && reads(n) == *n;
+                    assert_eq!(is_key(&wire[..len], n), want, "{n:?} {w:?}");
+                    if len <= 16 {
+                        assert_eq!(is_short_key(&le(&wire[..16]), n), want, "{n:?} {w:?}");
                     }
                 }
             }

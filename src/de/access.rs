@@ -159,6 +159,192 @@ impl<'de, R: Read<'de>> de::MapAccess<'de> for SeqAccess<'_, R> {
     }
 }
 
+/// A struct's entries from a plain Dictionary. A key that is one of the struct's own
+/// field names goes to the field visitor as that name, compared with the input's bytes
+/// instead of read as text; any other key is read the general way.
+pub(crate) struct StructAccess<'a, R> {
+    de: &'a mut Deserializer<R>,
+    left: usize,
+    fields: &'static [&'static str],
+    /// The field expected next: the one after the last key found.
+    next: usize,
+}
+
+impl<'a, 'de, R: Read<'de>> StructAccess<'a, R> {
+    pub(crate) fn new(
+        de: &'a mut Deserializer<R>,
+        left: usize,
+        fields: &'static [&'static str],
+    ) -> Self {
+        StructAccess {
+            de,
+            left,
+            fields,
+            next: 0,
+        }
+    }
+
+    pub(crate) fn finish(&self) -> Result<()> {
+        match self.left {
+            0 => Ok(()),
+            n => Err(unconsumed(n)),
+        }
+    }
+}
+
+impl<'de, R: Read<'de>> de::MapAccess<'de> for StructAccess<'_, R> {
+    type Error = Error;
+
+    #[inline]
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        let expected = self
+            .fields
+            .get(self.next)
+            .and_then(|name| self.de.field_key(name));
+        let found = match expected {
+            Some(size) => Some((self.next, size)),
+            None => self.de.any_field_key(self.fields),
+        };
+        match found {
+            Some((i, size)) => {
+                self.next = i + 1;
+                let name = self.fields[i];
+                seed.deserialize(FieldKey {
+                    de: &mut *self.de,
+                    name,
+                    size,
+                })
+                .map(Some)
+            }
+            None => seed.deserialize(&mut *self.de).map(Some),
+        }
+    }
+
+    #[inline]
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        seed.deserialize(&mut *self.de)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(hint(self.de.read.remaining(), self.left))
+    }
+}
+
+/// A key whose `size` bytes ahead are the String `name`: asked for as text, it is
+/// `name`; asked for as anything else, it is read the general way.
+struct FieldKey<'a, R> {
+    de: &'a mut Deserializer<R>,
+    name: &'static str,
+    size: usize,
+}
+
+impl<'de, R: Read<'de>> FieldKey<'_, R> {
+    #[inline]
+    fn name<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let at = self.de.read.pos();
+        self.de.read.take_if(self.size, |_| true);
+        visitor
+            .visit_borrowed_str::<Error>(self.name)
+            .map_err(|e| e.or_at(at))
+    }
+}
+
+/// `FieldKey`'s methods that read the key the general way.
+macro_rules! general {
+    ($($m:ident)*) => {$(
+        fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            de::Deserializer::$m(&mut *self.de, visitor)
+        }
+    )*};
+}
+
+impl<'de, R: Read<'de>> de::Deserializer<'de> for FieldKey<'_, R> {
+    type Error = Error;
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+
+    #[inline]
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.name(visitor)
+    }
+
+    #[inline]
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.name(visitor)
+    }
+
+    #[inline]
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.name(visitor)
+    }
+
+    #[inline]
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.name(visitor)
+    }
+
+    general! {
+        deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+        deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
+        deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char deserialize_bytes
+        deserialize_byte_buf deserialize_option deserialize_unit deserialize_seq
+        deserialize_map deserialize_ignored_any
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        de::Deserializer::deserialize_unit_struct(&mut *self.de, name, visitor)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        de::Deserializer::deserialize_newtype_struct(&mut *self.de, name, visitor)
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
+        de::Deserializer::deserialize_tuple(&mut *self.de, len, visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        de::Deserializer::deserialize_tuple_struct(&mut *self.de, name, len, visitor)
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        de::Deserializer::deserialize_struct(&mut *self.de, name, fields, visitor)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        de::Deserializer::deserialize_enum(&mut *self.de, name, variants, visitor)
+    }
+}
+
 /// The headerless strings of a PoolStringArray.
 pub(crate) struct StrSeq<'a, R> {
     de: &'a mut Deserializer<R>,

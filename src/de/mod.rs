@@ -16,10 +16,10 @@ use crate::dialect::{
 use crate::error::{Error, ErrorKind, Result};
 use crate::marker::Marker;
 use crate::table::{Layout, PoolElem};
-use crate::words::{le, short_ascii};
+use crate::words::{is_key, is_short_key, le, short_ascii, BOM};
 
 pub(crate) use access::ContainerType;
-use access::{DictEnum, ObjectAccess, SeqAccess, StrSeq, VariantEnum};
+use access::{DictEnum, ObjectAccess, SeqAccess, StrSeq, StructAccess, VariantEnum};
 pub use read::{IoRead, Read, Reference, SliceRead};
 
 /// The longest count or string length: Godot reads them as signed 32-bit.
@@ -282,6 +282,38 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     fn plain_str<'s>(&'s mut self) -> Option<(usize, Result<Str<'de, 's>>)> {
         let (at, len) = self.word_of(STRING_ID, |len| len <= MAX_LEN)?;
         Some((at, self.str_body(at + 4, len as usize)))
+    }
+
+    /// The bytes the next key takes when it is a plain String of exactly `name`. Such
+    /// a key needs no reading as text: its bytes were compared with the name's. `None`
+    /// leaves the input as it was.
+    #[inline]
+    fn field_key(&mut self, name: &str) -> Option<usize> {
+        if self.pending.is_some() || !fast_paths() {
+            return None;
+        }
+        let len = name.len();
+        let rest = self.read.ahead();
+        let head = (STRING_ID as u64 | (len as u64) << 32).to_le_bytes();
+        let same = match rest.get(..24) {
+            Some(b) if len <= 16 => b[..8] == head && is_short_key(&le(&b[8..]), name.as_bytes()),
+            _ => {
+                let size = len.checked_add(3)? & !3;
+                let key = rest.get(8..)?.get(..size)?;
+                rest[..8] == head && is_key(&key[..len], name.as_bytes())
+            }
+        };
+        same.then_some(8 + ((len + 3) & !3))
+    }
+
+    /// Which of `fields` the next key is, when it is a plain String of exactly that name,
+    /// with the bytes it takes: for keys out of the expected order.
+    #[cold]
+    fn any_field_key(&mut self, fields: &[&'static str]) -> Option<(usize, usize)> {
+        fields
+            .iter()
+            .enumerate()
+            .find_map(|(i, name)| Some((i, self.field_key(name)?)))
     }
 
     /// The offset and `n` payload bytes of a plain value of wire id `id` (no flags)
@@ -740,7 +772,7 @@ fn godot_utf8_general(b: &[u8], at: usize) -> Result<&str> {
         Some(end) => &b[..end],
         None => b,
     };
-    let b = b.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(b);
+    let b = b.strip_prefix(BOM).unwrap_or(b);
     std::str::from_utf8(b).map_err(|_| Error::at(ErrorKind::InvalidUtf8, at))
 }
 
@@ -1028,13 +1060,30 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         }
     }
 
+    /// A plain Dictionary (the usual struct) goes to a map access that knows the
+    /// field names; anything else the general way.
+    #[inline]
     fn deserialize_struct<V: Visitor<'de>>(
         self,
         _name: &'static str,
-        _fields: &'static [&'static str],
+        fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        self.deserialize_any(visitor)
+        let id = self.cfg.dialect.id_of(VariantType::Dictionary);
+        // The count's check of `count`, when it passes: every entry takes 8 bytes or more.
+        let room = self.read.remaining().unwrap_or(0).saturating_sub(8) / 8;
+        let plain = id.and_then(|id| self.word_of(id, |n| n <= MAX_LEN && n as usize <= room));
+        let Some((at, n)) = plain else {
+            return self.deserialize_any(visitor);
+        };
+        let n = n as usize;
+        self.nested(n, at, |de| {
+            let mut access = StructAccess::new(de, n, fields);
+            let v = visitor.visit_map(&mut access)?;
+            access.finish()?;
+            Ok(v)
+        })
+        .map_err(|e| e.or_at(at))
     }
 
     fn deserialize_enum<V: Visitor<'de>>(

@@ -51,6 +51,10 @@ pub trait Read<'de>: private::Sealed {
     /// general way.
     fn take_if(&mut self, n: usize, want: impl FnOnce(&[u8]) -> bool) -> Option<&'de [u8]>;
 
+    /// The bytes not yet read, when the input has them at hand (slices); streams give
+    /// nothing.
+    fn ahead(&self) -> &'de [u8];
+
     /// The error for needing more bytes at `at` than the input (or the limit) has.
     #[cold]
     fn eof(&self, what: &'static str, at: usize) -> Error {
@@ -164,6 +168,11 @@ impl<'de> Read<'de> for SliceRead<'de> {
         Some(b)
     }
 
+    #[inline]
+    fn ahead(&self) -> &'de [u8] {
+        &self.slice[self.pos..]
+    }
+
     #[cold]
     fn eof(&self, what: &'static str, at: usize) -> Error {
         match self.limit {
@@ -265,6 +274,10 @@ impl<'de, R: io::Read> Read<'de> for IoRead<R> {
 
     fn take_if(&mut self, _n: usize, _want: impl FnOnce(&[u8]) -> bool) -> Option<&'de [u8]> {
         None
+    }
+
+    fn ahead(&self) -> &'de [u8] {
+        &[]
     }
 
     fn set_limit(&mut self, limit: usize) {

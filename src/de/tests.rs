@@ -203,3 +203,163 @@ fn structs_read_as_the_general_way_reads_them_on_any_bytes() {
         .tests(3000)
         .quickcheck(prop as fn(Entities) -> bool);
 }
+
+/// Field names that the key fast path (`Deserializer::field_key`) must not take at
+/// face value: with a NUL (the engine cuts the key there), with a BOM (dropped), an
+/// alias, the empty name, a long one and a non-ASCII one.
+#[derive(Deserialize, Debug)]
+#[allow(dead_code)] // Read through `Debug` only.
+struct Keyed {
+    #[serde(rename = "a\0b")]
+    nul: Option<i32>,
+    #[serde(rename = "\u{feff}bom")]
+    bom: Option<i32>,
+    #[serde(alias = "health")]
+    hp: Option<i32>,
+    #[serde(rename = "")]
+    empty: Option<i32>,
+    #[serde(rename = "a_key_longer_than_sixteen")]
+    long: Option<i32>,
+    #[serde(rename = "long\0key_longer_than_sixteen")]
+    long_nul: Option<i32>,
+    #[serde(rename = "é")]
+    accent: Option<i32>,
+    x: Option<Vector3>,
+}
+
+/// The same fields, refusing any other key.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)] // Read through `Debug` only.
+struct Strict {
+    #[serde(rename = "a\0b")]
+    nul: Option<i32>,
+    #[serde(rename = "\u{feff}bom")]
+    bom: Option<i32>,
+    hp: Option<i32>,
+    x: Option<i32>,
+}
+
+/// `#` stands for NUL, which the encoder refuses in strings, and `%%%` for a BOM the
+/// encoder would double: they become those in the bytes.
+const KEYS: [&str; 18] = [
+    "a#b",
+    "a",
+    "a#",
+    "\u{feff}bom",
+    "bom",
+    "\u{feff}\u{feff}bom",
+    "%%%bom",
+    "hp",
+    "health",
+    "",
+    "#",
+    "a_key_longer_than_sixteen",
+    "a_key_longer_than_sixteeN",
+    "long#key_longer_than_sixteen",
+    "é",
+    "x",
+    "y",
+    "hq",
+];
+
+/// Map entries in the order given, duplicates and all.
+#[derive(Debug, Clone)]
+struct Entries(Vec<(Variant, Variant)>);
+
+impl Serialize for Entries {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_map(self.0.iter().map(|(k, v)| (k, v)))
+    }
+}
+
+#[derive(Clone, Debug)]
+struct KeyedCase(Case);
+
+/// `bytes` with every `#` made a NUL and every `%%%` a BOM (as many bytes).
+fn nul(mut bytes: Vec<u8>) -> Vec<u8> {
+    bytes
+        .iter_mut()
+        .filter(|b| **b == b'#')
+        .for_each(|b| *b = 0);
+    for i in 0..bytes.len().saturating_sub(2) {
+        if bytes[i..i + 3] == *b"%%%" {
+            bytes[i..i + 3].copy_from_slice(crate::words::BOM);
+        }
+    }
+    bytes
+}
+
+impl Arbitrary for KeyedCase {
+    fn arbitrary(g: &mut Gen) -> Self {
+        let mut case = Case::new(g, |g| {
+            let entries = (0..u8::arbitrary(g) % 8)
+                .map(|_| {
+                    let name = *g.choose(&KEYS).unwrap();
+                    let key = match u8::arbitrary(g) % 8 {
+                        0 => Variant::StringName(name.into()),
+                        1 => Variant::Int(i64::arbitrary(g) % 3),
+                        _ => Variant::from(name),
+                    };
+                    let value = match u8::arbitrary(g) % 4 {
+                        0 => Variant::Vector3(Vector3::new(1.0, 2.0, 3.0)),
+                        1 => Variant::Nil,
+                        _ => Variant::Int(i32::arbitrary(g).into()),
+                    };
+                    (key, value)
+                })
+                .collect();
+            Entries(entries)
+        });
+        case.bytes = nul(case.bytes);
+        KeyedCase(case)
+    }
+}
+
+#[test]
+fn struct_keys_read_as_the_general_way_reads_them_in_any_order() {
+    fn prop(KeyedCase(case): KeyedCase) -> bool {
+        case.read::<Keyed>(false) == case.read::<Keyed>(true)
+            && case.read::<Strict>(false) == case.read::<Strict>(true)
+    }
+    QuickCheck::new()
+        .tests(5000)
+        .quickcheck(prop as fn(KeyedCase) -> bool);
+}
+
+#[test]
+fn a_key_is_what_the_engine_reads_not_its_bytes() {
+    let read = |entries: &[(&str, i32)]| {
+        let e = Entries(
+            entries
+                .iter()
+                .map(|(k, v)| (Variant::from(*k), Variant::Int((*v).into())))
+                .collect(),
+        );
+        let bytes = nul(crate::to_vec(&e).unwrap());
+        (
+            format!("{:?}", crate::from_slice::<Keyed>(&bytes)),
+            crate::from_slice::<Strict>(&bytes).map_err(|e| (e.to_string(), e.offset())),
+        )
+    };
+    // The engine reads the key "a\0b" as "a", and "\u{feff}bom" written by the engine
+    // (without the crate's extra BOM) as "bom": neither is a field.
+    let (keyed, strict) = read(&[("a#b", 1), ("hp", 2), ("%%%bom", 7)]);
+    assert_eq!(
+        keyed,
+        "Ok(Keyed { nul: None, bom: None, hp: Some(2), empty: None, long: None, long_nul: None, accent: None, x: None })"
+    );
+    let err = strict.unwrap_err();
+    assert!(err.0.contains("unknown field `a`"), "{}", err.0);
+    assert_eq!(err.1, Some(8));
+    // The crate writes a BOM-led key with one more BOM: it reads back as written.
+    let (keyed, _) = read(&[("\u{feff}bom", 3), ("health", 4), ("é", 5), ("", 6)]);
+    assert_eq!(
+        keyed,
+        "Ok(Keyed { nul: None, bom: Some(3), hp: Some(4), empty: Some(6), long: None, long_nul: None, accent: Some(5), x: None })"
+    );
+    // A field twice is refused where the second one starts.
+    let (_, strict) = read(&[("hp", 1), ("x", 2), ("hp", 3)]);
+    let err = strict.unwrap_err();
+    assert!(err.0.contains("duplicate field `hp`"), "{}", err.0);
+}

@@ -7,7 +7,7 @@ use super::{patch_count, put_u32, Serializer};
 use crate::dialect::STRING_ID;
 use crate::error::{Error, ErrorKind, Result};
 use crate::table::PoolElem;
-use crate::words::{has_zero, le, tiny, word};
+use crate::words::{has_zero, le, tiny, word, BOM};
 
 /// Godot strings cannot hold NUL (the decoder stops there): refuse what the engine
 /// would silently cut.
@@ -21,12 +21,10 @@ pub(crate) fn check_godot_str(s: &str) -> Result<()> {
     Ok(())
 }
 
-/// UTF-8 of U+FEFF. The engine drops one at the start of every string it reads, so a
-/// string that starts with one is written with one more in front: the engine (and this
-/// crate) then reads the string as it was. The engine itself writes such a string
-/// without it, and reads back one character less.
-const BOM: &[u8] = b"\xEF\xBB\xBF";
-
+/// The length of the BOM written before `s`. The engine drops a BOM at the start of
+/// every string it reads, so a string that starts with one is written with one more in
+/// front: the engine (and this crate) then reads the string as it was. The engine
+/// itself writes such a string without it, and reads back one character less.
 #[inline]
 fn bom_len(s: &str) -> usize {
     if s.starts_with('\u{feff}') {
