@@ -370,7 +370,7 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_> {
 
 struct MapAccess<'a> {
     parent: &'a VariantDeserializer,
-    entries: indexmap::map::IntoIter<Variant, Variant>,
+    entries: crate::value::dictionary::IntoIter,
     value: Option<Variant>,
 }
 
