@@ -10,13 +10,14 @@ use serde::{Deserialize, Serialize};
 
 use super::with_fast_paths;
 use crate::{
-    Color, Config, Dialect, Dictionary, NodePath, PoolStringArray, Quat, Result, Variant, Vector2,
-    Vector3,
+    Color, Config, Dialect, Dictionary, NodePath, PoolStringArray, Quat, Rect2, Result,
+    Transform2D, Variant, Vector2, Vector3,
 };
 
 fn leaf(g: &mut Gen) -> Variant {
     let f = |g: &mut Gen| f32::arbitrary(g);
-    match u8::arbitrary(g) % 11 {
+    let v2 = |g: &mut Gen| Vector2::new(f(g), f(g));
+    match u8::arbitrary(g) % 16 {
         0 => Variant::Nil,
         1 => Variant::Bool(bool::arbitrary(g)),
         2 => Variant::Int(i64::arbitrary(g)),
@@ -30,6 +31,18 @@ fn leaf(g: &mut Gen) -> Variant {
         ),
         8 => Variant::Vector3(Vector3::new(f(g), f(g), f(g))),
         9 => Variant::NodePath(NodePath::from("Players/one:position")),
+        11 => Variant::Vector2(v2(g)),
+        12 => Variant::Quat(Quat::new(f(g), f(g), f(g), f(g))),
+        13 => Variant::Color(Color::new(f(g), f(g), f(g), f(g))),
+        14 => Variant::Rect2(Rect2 {
+            position: v2(g),
+            size: v2(g),
+        }),
+        15 => Variant::Transform2D(Transform2D {
+            x: v2(g),
+            y: v2(g),
+            origin: v2(g),
+        }),
         _ => Variant::PoolStringArray(PoolStringArray(Vec::arbitrary(g))),
     }
 }

@@ -95,7 +95,7 @@ impl Dictionary {
     pub(crate) fn set(&mut self, key: Variant, value: Variant) -> Option<Variant> {
         match &mut self.0 {
             Repr::Small(list) => {
-                if let Some((_, old)) = list.iter_mut().find(|(k, _)| *k == key) {
+                if let Some((_, old)) = list.iter_mut().find(|(k, _)| same_key(k, &key)) {
                     return Some(std::mem::replace(old, value));
                 }
                 if list.len() < SMALL {
@@ -115,7 +115,7 @@ impl Dictionary {
     /// The value for `key`.
     pub fn get(&self, key: &Variant) -> Option<&Variant> {
         match &self.0 {
-            Repr::Small(list) => list.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            Repr::Small(list) => list.iter().find(|(k, _)| same_key(k, key)).map(|(_, v)| v),
             Repr::Large(map) => map.get(key),
         }
     }
@@ -123,7 +123,10 @@ impl Dictionary {
     /// The value for `key`, mutable.
     pub fn get_mut(&mut self, key: &Variant) -> Option<&mut Variant> {
         match &mut self.0 {
-            Repr::Small(list) => list.iter_mut().find(|(k, _)| k == key).map(|(_, v)| v),
+            Repr::Small(list) => list
+                .iter_mut()
+                .find(|(k, _)| same_key(k, key))
+                .map(|(_, v)| v),
             Repr::Large(map) => map.get_mut(key),
         }
     }
@@ -137,7 +140,7 @@ impl Dictionary {
     pub fn remove(&mut self, key: &Variant) -> Option<Variant> {
         match &mut self.0 {
             Repr::Small(list) => {
-                let at = list.iter().position(|(k, _)| k == key)?;
+                let at = list.iter().position(|(k, _)| same_key(k, key))?;
                 Some(list.remove(at).1)
             }
             Repr::Large(map) => map.shift_remove(key),
@@ -168,6 +171,16 @@ impl Dictionary {
     /// Values in order.
     pub fn values(&self) -> impl ExactSizeIterator<Item = &Variant> {
         self.iter().map(|(_, v)| v)
+    }
+}
+
+/// `a == b`, with the usual case (two Strings) compared in place: a call to the general
+/// equality per key compared was a twentieth of a `Variant` decode (callgrind).
+#[inline]
+fn same_key(a: &Variant, b: &Variant) -> bool {
+    match (a, b) {
+        (Variant::String(a), Variant::String(b)) => a == b,
+        _ => a == b,
     }
 }
 
