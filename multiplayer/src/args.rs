@@ -165,10 +165,15 @@ fn branch(v: &Variant) -> bool {
 }
 
 /// A compressed int's 1, 2, 4 or 8 little-endian bytes, sign-extended from the top one.
+/// Each size its own fixed-size load: a copy of a run-time length cost a call.
+#[inline]
 fn sign_extended(b: &[u8]) -> i64 {
-    let mut w = [if b[b.len() - 1] & 0x80 != 0 { 0xFF } else { 0 }; 8];
-    w[..b.len()].copy_from_slice(b);
-    i64::from_le_bytes(w)
+    match *b {
+        [v] => i64::from(v as i8),
+        [a, b] => i64::from(i16::from_le_bytes([a, b])),
+        [a, b, c, d] => i64::from(i32::from_le_bytes([a, b, c, d])),
+        _ => <[u8; 8]>::try_from(b).map_or(0, i64::from_le_bytes),
+    }
 }
 
 /// Reads `argc` compressed arguments from `r`, which must hold exactly them.

@@ -4,44 +4,58 @@ use std::fmt;
 
 /// A packet that could not be read or written, with the byte offset where reading
 /// stopped (0 for errors of encoding).
-#[derive(Debug, thiserror::Error)]
-pub struct Error {
+// Boxed: a `Result` of a decoded call stays the size of its value (the error was 40
+// bytes, copied with every `Result` a packet's reading passes up).
+#[derive(thiserror::Error)]
+pub struct Error(Box<Inner>);
+
+struct Inner {
     kind: ErrorKind,
     offset: usize,
 }
 
 impl Error {
+    /// Cold: the paths that fail stay out of the hot ones they branch from.
+    #[cold]
     pub(crate) fn at(kind: ErrorKind, offset: usize) -> Self {
-        Error { kind, offset }
+        Error(Box::new(Inner { kind, offset }))
     }
 
     /// The error of a packet found `by` bytes into another.
-    pub(crate) fn shifted(self, by: usize) -> Self {
-        Error {
-            offset: self.offset + by,
-            ..self
-        }
+    pub(crate) fn shifted(mut self, by: usize) -> Self {
+        self.0.offset += by;
+        self
     }
 
     /// The same error, said to be at `offset`.
-    pub(crate) fn placed(self, offset: usize) -> Self {
-        Error { offset, ..self }
+    pub(crate) fn placed(mut self, offset: usize) -> Self {
+        self.0.offset = offset;
+        self
     }
 
     /// What went wrong.
     pub fn kind(&self) -> &ErrorKind {
-        &self.kind
+        &self.0.kind
     }
 
     /// The byte of the packet where it went wrong.
     pub fn offset(&self) -> usize {
-        self.offset
+        self.0.offset
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.debug_struct("Error")
+            .field("kind", &self.0.kind)
+            .field("offset", &self.0.offset)
+            .finish()
     }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "{} at byte {}", self.kind, self.offset)
+        write!(f, "{} at byte {}", self.0.kind, self.0.offset)
     }
 }
 
