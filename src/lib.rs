@@ -52,8 +52,8 @@ pub use types::{
     Transform, Transform2D, Transform3D, Vector2, Vector2i, Vector3, Vector3i, Vector4, Vector4i,
 };
 pub use value::{
-    ContainerType, Dictionary, Object, ResourceRef, TypedArray, TypedDictionary, Variant,
-    VariantDisplay,
+    ContainerType, Dictionary, DictionaryIntoIter, DictionaryIter, Object, ResourceRef, TypedArray,
+    TypedDictionary, Variant, VariantDisplay,
 };
 
 /// Encodes `value` as Godot 3's `var2bytes` would.

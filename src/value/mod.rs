@@ -19,7 +19,7 @@ mod typed;
 
 pub(crate) use conform::{c_int32, c_int64, conform_all};
 pub(crate) use de::VariantVisitor;
-pub use dictionary::Dictionary;
+pub use dictionary::{Dictionary, IntoIter as DictionaryIntoIter, Iter as DictionaryIter};
 pub use display::VariantDisplay;
 pub(crate) use from_variant::VariantDeserializer;
 pub use object::Object;
