@@ -19,6 +19,14 @@ pub(crate) fn hint(remaining: Option<usize>, left: usize) -> usize {
     }
 }
 
+/// A container's end: an error when `left` of its items were not read.
+fn all_read(left: usize) -> Result<()> {
+    match left {
+        0 => Ok(()),
+        n => Err(unconsumed(n)),
+    }
+}
+
 pub(crate) fn unconsumed(left: usize) -> Error {
     Error::new(ErrorKind::InvalidLength {
         len: left as u64,
@@ -110,10 +118,7 @@ impl<'a, 'de, R: Read<'de>> SeqAccess<'a, R> {
     }
 
     pub(crate) fn finish(&self) -> Result<()> {
-        match self.left {
-            0 => Ok(()),
-            n => Err(unconsumed(n)),
-        }
+        all_read(self.left)
     }
 }
 
@@ -185,10 +190,7 @@ impl<'a, 'de, R: Read<'de>> StructAccess<'a, R> {
     }
 
     pub(crate) fn finish(&self) -> Result<()> {
-        match self.left {
-            0 => Ok(()),
-            n => Err(unconsumed(n)),
-        }
+        all_read(self.left)
     }
 }
 
@@ -358,10 +360,7 @@ impl<'a, 'de, R: Read<'de>> StrSeq<'a, R> {
 
     /// Checks that every element was read.
     pub(crate) fn finish(&mut self) -> Result<()> {
-        match self.left {
-            0 => Ok(()),
-            n => Err(unconsumed(n)),
-        }
+        all_read(self.left)
     }
 }
 
@@ -576,10 +575,7 @@ impl<'a, 'de, R: Read<'de>> ObjectAccess<'a, R> {
     }
 
     pub(crate) fn finish(&self) -> Result<()> {
-        match self.left {
-            0 => Ok(()),
-            n => Err(unconsumed(n)),
-        }
+        all_read(self.left)
     }
 }
 
