@@ -1,8 +1,11 @@
 //! The serde access types: containers, pool array elements, enums and the `Variant`
 //! type-tag handshake.
 
+use std::rc::Rc;
+
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 
+use super::keys::{keys, Key};
 use super::{Deserializer, Header, Read};
 use crate::dialect::VariantType;
 use crate::error::{Error, ErrorKind, Result};
@@ -171,6 +174,7 @@ pub(crate) struct StructAccess<'a, R> {
     de: &'a mut Deserializer<R>,
     left: usize,
     fields: &'static [&'static str],
+    keys: Rc<[Key]>,
     /// The field expected next: the one after the last key found.
     next: usize,
 }
@@ -185,6 +189,7 @@ impl<'a, 'de, R: Read<'de>> StructAccess<'a, R> {
             de,
             left,
             fields,
+            keys: keys(fields),
             next: 0,
         }
     }
@@ -203,10 +208,10 @@ impl<'de, R: Read<'de>> de::MapAccess<'de> for StructAccess<'_, R> {
             return Ok(None);
         }
         self.left -= 1;
-        let expected = self
-            .fields
-            .get(self.next)
-            .and_then(|name| self.de.field_key(name));
+        let expected = match (self.fields.get(self.next), self.keys.get(self.next)) {
+            (Some(name), Some(key)) => self.de.struct_key(key, name),
+            _ => None,
+        };
         let found = match expected {
             Some(size) => Some((self.next, size)),
             None => self.de.any_field_key(self.fields),

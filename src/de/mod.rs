@@ -2,6 +2,7 @@
 
 mod access;
 mod fixed;
+mod keys;
 pub mod read;
 #[cfg(test)]
 mod tests;
@@ -304,6 +305,19 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             }
         };
         same.then_some(8 + ((len + 3) & !3))
+    }
+
+    /// [`Self::field_key`] by the name's word form, when it has one and the input has
+    /// 24 bytes at hand.
+    #[inline]
+    fn struct_key(&mut self, key: &keys::Key, name: &str) -> Option<usize> {
+        if self.pending.is_some() || !fast_paths() {
+            return None;
+        }
+        match self.read.ahead().get(..24) {
+            Some(b) if key.has_words() => key.find(&le(b)),
+            _ => self.field_key(name),
+        }
     }
 
     /// Which of `fields` the next key is, when it is a plain String of exactly that name,

@@ -1,0 +1,163 @@
+//! A struct's field names as the bytes their keys take on the wire, worked out once
+//! per struct type and thread: a key is then matched in three word compares, not a
+//! name's length switch and NUL and BOM tests per key (a snapshot of many entities
+//! reads the same names thousands of times).
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use crate::dialect::STRING_ID;
+use crate::words::{is_key, le};
+
+/// One field's key: a plain String header and length, then the name (at most 16 bytes)
+/// as three words, with the bits each must match. Padding is not compared: the engine
+/// ignores it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Key {
+    words: [u64; 3],
+    masks: [u64; 3],
+    /// The bytes the key takes; 0 when the name has no such form (longer than 16
+    /// bytes, or one the engine never reads back: a NUL in it, a leading BOM).
+    size: usize,
+}
+
+impl Key {
+    fn of(name: &str) -> Key {
+        let b = name.as_bytes();
+        let len = b.len();
+        if len > 16 || !is_key(b, b) {
+            return Key {
+                words: [0; 3],
+                masks: [0; 3],
+                size: 0,
+            };
+        }
+        let mut bytes = [0u8; 24];
+        let mut mask = [0u8; 24];
+        bytes[..4].copy_from_slice(&STRING_ID.to_le_bytes());
+        bytes[4..8].copy_from_slice(&(len as u32).to_le_bytes());
+        bytes[8..8 + len].copy_from_slice(b);
+        mask[..8 + len].fill(0xFF);
+        let word = |b: &[u8; 24], i: usize| u64::from_le_bytes(le(&b[8 * i..8 * i + 8]));
+        Key {
+            words: [0, 1, 2].map(|i| word(&bytes, i)),
+            masks: [0, 1, 2].map(|i| word(&mask, i)),
+            size: 8 + ((len + 3) & !3),
+        }
+    }
+
+    /// Whether the key has a word form: when it has not, a caller matches the name.
+    #[inline]
+    pub(crate) fn has_words(&self) -> bool {
+        self.size != 0
+    }
+
+    /// The bytes the key takes when `ahead` (24 bytes from where a key starts) holds it.
+    #[inline]
+    pub(crate) fn find(&self, ahead: &[u8; 24]) -> Option<usize> {
+        let differ = (0..3).fold(0, |d, i| {
+            let w = u64::from_le_bytes(le(&ahead[8 * i..8 * i + 8]));
+            d | (w ^ self.words[i]) & self.masks[i]
+        });
+        (differ == 0).then_some(self.size)
+    }
+}
+
+/// Slots of the per-thread table, by the address of a struct's field list.
+const SLOTS: usize = 64;
+
+type Slot = Option<(&'static [&'static str], Rc<[Key]>)>;
+
+thread_local! {
+    static KEYS: RefCell<[Slot; SLOTS]> = const { RefCell::new([const { None }; SLOTS]) };
+}
+
+/// The keys of `fields`, in order: from this thread's table, or worked out and put
+/// there (over whatever list had the slot; the table stays at most `SLOTS` lists).
+pub(crate) fn keys(fields: &'static [&'static str]) -> Rc<[Key]> {
+    let slot = (fields.as_ptr() as usize >> 3) % SLOTS;
+    KEYS.with(|table| {
+        let mut table = table.borrow_mut();
+        match &table[slot] {
+            Some((f, keys)) if std::ptr::eq(*f, fields) => keys.clone(),
+            _ => {
+                let keys: Rc<[Key]> = fields.iter().map(|name| Key::of(name)).collect();
+                table[slot] = Some((fields, keys.clone()));
+                keys
+            }
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::words::BOM;
+
+    /// A plain String key of `name` followed by `tail` (padding and whatever comes next).
+    fn wire(name: &[u8], tail: &[u8]) -> Vec<u8> {
+        let mut b = STRING_ID.to_le_bytes().to_vec();
+        b.extend_from_slice(&(name.len() as u32).to_le_bytes());
+        b.extend_from_slice(name);
+        b.extend_from_slice(tail);
+        b.resize(b.len().max(24), 0xAB);
+        b
+    }
+
+    #[test]
+    fn a_key_matches_exactly_its_own_name_whatever_the_padding() {
+        let names = [
+            "",
+            "a",
+            "hp",
+            "pos",
+            "name",
+            "alive",
+            "velocity",
+            "position_x",
+            "sixteen_bytes_ab",
+        ];
+        for name in names {
+            let key = Key::of(name);
+            assert!(key.has_words(), "{name:?}");
+            let size = 8 + ((name.len() + 3) & !3);
+            for pad in [0x00, 0x41, 0xFF] {
+                let b = wire(name.as_bytes(), &[pad; 24]);
+                assert_eq!(key.find(&le(&b[..24])), Some(size), "{name:?} pad {pad:#x}");
+            }
+            for other in names.iter().filter(|o| **o != name) {
+                let b = wire(other.as_bytes(), &[0; 24]);
+                assert_eq!(key.find(&le(&b[..24])), None, "{name:?} read as {other:?}");
+            }
+            // One bit off anywhere in the header, length or name: not the key.
+            let b = wire(name.as_bytes(), &[0; 24]);
+            for bit in 0..8 * (8 + name.len()) {
+                let mut b = b.clone();
+                b[bit / 8] ^= 1 << (bit % 8);
+                assert_eq!(key.find(&le(&b[..24])), None, "{name:?} bit {bit}");
+            }
+        }
+    }
+
+    #[test]
+    fn names_the_engine_never_reads_back_have_no_word_form() {
+        let bom = format!("{}x", std::str::from_utf8(BOM).unwrap());
+        for name in ["a\0b", "\0", bom.as_str(), "seventeen_bytes_x"] {
+            assert!(!Key::of(name).has_words(), "{name:?}");
+        }
+        // A BOM further in is part of the name.
+        assert!(Key::of("x\u{feff}").has_words());
+    }
+
+    #[test]
+    fn a_field_list_keeps_its_keys_and_a_slot_taken_over_is_worked_out_again() {
+        static A: &[&str] = &["id", "name"];
+        static B: &[&str] = &["x"];
+        let a = keys(A);
+        assert_eq!(a.len(), 2);
+        assert_eq!(a[1], Key::of("name"));
+        assert!(Rc::ptr_eq(&a, &keys(A)));
+        assert_eq!(keys(B)[..], [Key::of("x")]);
+        assert_eq!(keys(A)[..], a[..]);
+    }
+}
