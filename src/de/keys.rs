@@ -68,25 +68,36 @@ const SLOTS: usize = 64;
 
 type Slot = Option<(&'static [&'static str], Rc<[Key]>)>;
 
+const EMPTY: Slot = None;
+
 thread_local! {
-    static KEYS: RefCell<[Slot; SLOTS]> = const { RefCell::new([const { None }; SLOTS]) };
+    static KEYS: RefCell<[Slot; SLOTS]> = const { RefCell::new([EMPTY; SLOTS]) };
 }
 
 /// The keys of `fields`, in order: from this thread's table, or worked out and put
-/// there (over whatever list had the slot; the table stays at most `SLOTS` lists).
+/// there. A list has two slots to be in (two lists whose addresses share one, say a
+/// struct and the struct in it, both stay); a third evicts the first slot's, so the
+/// table stays at most `SLOTS` lists. Once the thread's table is gone (a decode in
+/// another thread-local's destructor), the keys are worked out each time.
 pub(crate) fn keys(fields: &'static [&'static str]) -> Rc<[Key]> {
-    let slot = (fields.as_ptr() as usize >> 3) % SLOTS;
-    KEYS.with(|table| {
+    let make = || -> Rc<[Key]> { fields.iter().map(|name| Key::of(name)).collect() };
+    let home = (fields.as_ptr() as usize >> 3) % SLOTS;
+    let slots = [home, (home + 1) % SLOTS];
+    KEYS.try_with(|table| {
         let mut table = table.borrow_mut();
-        match &table[slot] {
-            Some((f, keys)) if std::ptr::eq(*f, fields) => keys.clone(),
-            _ => {
-                let keys: Rc<[Key]> = fields.iter().map(|name| Key::of(name)).collect();
-                table[slot] = Some((fields, keys.clone()));
-                keys
+        for i in slots {
+            if let Some((f, keys)) = &table[i] {
+                if std::ptr::eq(*f, fields) {
+                    return keys.clone();
+                }
             }
         }
+        let keys = make();
+        let free = slots.into_iter().find(|&i| table[i].is_none());
+        table[free.unwrap_or(home)] = Some((fields, keys.clone()));
+        keys
     })
+    .unwrap_or_else(|_| make())
 }
 
 #[cfg(test)]
@@ -159,5 +170,50 @@ mod tests {
         assert!(Rc::ptr_eq(&a, &keys(A)));
         assert_eq!(keys(B)[..], [Key::of("x")]);
         assert_eq!(keys(A)[..], a[..]);
+        // A sub-list at the same address is another list.
+        assert_eq!(keys(&A[..1])[..], [Key::of("id")]);
+        assert_eq!(keys(A)[..], a[..]);
+    }
+
+    #[test]
+    fn lists_sharing_a_slot_both_stay_and_a_third_evicts_one() {
+        // Field lists 512 bytes apart share a home slot.
+        static LISTS: [&str; 3 * SLOTS] = [""; 3 * SLOTS];
+        let list = |i: usize| -> &'static [&'static str] { &LISTS[i * SLOTS..i * SLOTS + 1] };
+        let (a, b) = (keys(list(0)), keys(list(1)));
+        assert!(Rc::ptr_eq(&a, &keys(list(0))));
+        assert!(Rc::ptr_eq(&b, &keys(list(1))));
+        let c = keys(list(2));
+        assert!(Rc::ptr_eq(&c, &keys(list(2))));
+        assert_eq!(keys(list(0))[..], a[..]);
+    }
+
+    #[test]
+    fn a_struct_decodes_in_a_thread_local_destructor() {
+        use std::sync::mpsc;
+        #[derive(serde::Deserialize, Debug, PartialEq)]
+        struct P {
+            hp: i32,
+        }
+        // Decodes when its thread ends, after the thread's key table may be gone.
+        struct Late(Vec<u8>, mpsc::Sender<crate::Result<P>>);
+        impl Drop for Late {
+            fn drop(&mut self) {
+                let _ = self.1.send(crate::from_slice(&self.0));
+            }
+        }
+        thread_local! {
+            static LATE: RefCell<Option<Late>> = const { RefCell::new(None) };
+        }
+        let bytes = crate::to_vec(&std::collections::BTreeMap::from([("hp", 7)])).unwrap();
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            // `LATE` first, so the key table, set up after it, goes first at exit.
+            LATE.with(|l| *l.borrow_mut() = Some(Late(bytes.clone(), tx)));
+            assert_eq!(crate::from_slice::<P>(&bytes).unwrap(), P { hp: 7 });
+        })
+        .join()
+        .unwrap();
+        assert_eq!(rx.recv().unwrap().unwrap(), P { hp: 7 });
     }
 }
