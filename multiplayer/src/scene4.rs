@@ -391,6 +391,21 @@ fn decode_call(meta: u8, r: &mut Reader<'_>) -> Result<RemoteCall> {
 
 /// The node and method of a call, and where its arguments are.
 fn read_call<'a>(meta: u8, r: &mut Reader<'a>) -> Result<CallRef<'a>> {
+    // The usual call, read at once: one-byte node and method ids (a node id of one
+    // byte is never by path), counted arguments.
+    if let (REMOTE_CALL, &[node, method, argc, ..]) = (meta, &r.bytes[r.pos..]) {
+        let start = r.pos + 3;
+        r.pos = r.bytes.len();
+        return Ok(CallRef {
+            node: NodeRef::Cached(node.into()),
+            method: method.into(),
+            args: Args {
+                bytes: r.bytes,
+                start,
+                argc: Some(argc),
+            },
+        });
+    }
     if meta & 0x08 != 0 {
         return Err(Error::at(ErrorKind::Flags(meta), 0));
     }
