@@ -7,13 +7,14 @@ use super::{patch_count, put_u32, Serializer};
 use crate::dialect::STRING_ID;
 use crate::error::{Error, ErrorKind, Result};
 use crate::table::PoolElem;
-use crate::words::{has_zero, le, tiny, word, BOM};
+use crate::words::{has_nul, has_zero, le, tiny, word, BOM};
 
 /// Godot strings cannot hold NUL (the decoder stops there): refuse what the engine
 /// would silently cut.
 #[inline]
 pub(crate) fn check_godot_str(s: &str) -> Result<()> {
-    if s.as_bytes().contains(&0) {
+    // Word tests, not a call to memchr: most strings that come here are short.
+    if has_nul(s.as_bytes()) {
         return Err(Error::new(ErrorKind::Unrepresentable(
             "a string containing NUL (Godot cuts strings at NUL)".into(),
         )));
