@@ -504,6 +504,22 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         Ok(v)
     }
 
+    /// A PoolStringArray's count and strings, as a `Vec<String>`: what reading them
+    /// into one through serde gives, errors and their offsets included.
+    fn owned_strs(&mut self) -> Result<Vec<String>> {
+        let n = self.count(
+            "a pool array count",
+            PoolElem::String.min_size(false),
+            u32::MAX,
+        )?;
+        // serde's own cap on room reserved for a count from the input: 1 MiB.
+        let mut v = Vec::with_capacity(n.min((1 << 20) / std::mem::size_of::<String>()));
+        for _ in 0..n {
+            v.push(self.str()?.to_owned());
+        }
+        Ok(v)
+    }
+
     /// Fixed-size payloads read as a sequence: math types, integer vectors.
     #[inline]
     fn fixed<V: Visitor<'de>>(&mut self, elem: PoolElem, n: usize, visitor: V) -> Result<V::Value> {
@@ -699,6 +715,17 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                 let len = n.saturating_mul(elem.min_size(false));
                 let bytes = self.bytes(len, "pool array elements")?;
                 visitor.visit_bytes(&bytes)
+            }
+            // Our pool visitor's `Vec<String>` (a `PoolStringArray`, a `Vec<String>` with
+            // `pool::string`) is built here: serde's element-by-element path costs more
+            // than the strings themselves (benches/instructions.rs).
+            Layout::Pool(PoolElem::String) if h.ty == ty && fast_paths() => {
+                match crate::cast::try_make_plain::<V::Value, Vec<String>, Error>(|| {
+                    self.owned_strs()
+                }) {
+                    Some(v) => v,
+                    None => self.pool(h, PoolElem::String, visitor, false),
+                }
             }
             // A pool array field also takes an Array of its elements.
             Layout::Pool(elem) if h.ty == ty => self.pool(h, elem, visitor, false),

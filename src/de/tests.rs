@@ -89,8 +89,20 @@ struct Entity {
     uv: Vector2,
     tint: Color,
     tags: Vec<String>,
+    // Both read by `Deserializer::owned_strs` on the fast paths.
+    labels: PoolStringArray,
+    #[serde(with = "crate::pool::string")]
+    names: Vec<String>,
     note: Option<String>,
     kind: Kind,
+}
+
+/// A few strings that the encoder takes (no NUL), so that values holding many of them
+/// still encode.
+fn texts(g: &mut Gen) -> Vec<String> {
+    (0..u8::arbitrary(g) % 6)
+        .map(|_| String::arbitrary(g).replace('\0', ""))
+        .collect()
 }
 
 fn entity(g: &mut Gen) -> Entity {
@@ -114,6 +126,8 @@ fn entity(g: &mut Gen) -> Entity {
         uv: Vector2::new(f(g), f(g)),
         tint: Color::new(f(g), f(g), f(g), f(g)),
         tags: Vec::arbitrary(g),
+        labels: PoolStringArray(texts(g)),
+        names: texts(g),
         note: Option::arbitrary(g),
         kind,
     }
