@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use godot_bin::framing::Framing;
-use godot_bin::{Config, Dialect, Error, Precision, Quat, Variant, Vector3};
+use godot_bin::{Config, Dialect, Error, PoolStringArray, Precision, Quat, Variant, Vector3};
 use serde::{Deserialize, Serialize};
 use serde_bytes::ByteBuf;
 
@@ -139,7 +139,7 @@ pub fn check_frame(cfg: &Config, frame: &[u8], got: &Result<Variant, Error>) {
 
 /// The `decode_struct` target's type: one of every shape a game's save or network
 /// message has (scalars of several widths, options, nested structs, an enum with every
-/// variant kind, a map, Godot math types, a pool array, bytes, a borrowed string).
+/// variant kind, a map, Godot math types, pool arrays of numbers and strings, bytes, a borrowed string).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GameState<'a> {
     pub name: String,
@@ -159,6 +159,9 @@ pub struct GameState<'a> {
     #[serde(with = "godot_bin::pool::real")]
     pub samples: Vec<f32>,
     pub blob: ByteBuf,
+    pub titles: PoolStringArray,
+    #[serde(with = "godot_bin::pool::string")]
+    pub friends: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -197,6 +200,8 @@ pub fn sample_states() -> Vec<GameState<'static>> {
         rot: Quat::IDENTITY,
         samples: vec![0.0, -0.5, f32::INFINITY],
         blob: ByteBuf::from(vec![0, 1, 2, 255]),
+        titles: PoolStringArray(vec!["hero".into(), String::new(), "\u{feff}bom".into()]),
+        friends: vec!["ada".into(), "bob the builder".into()],
     };
     let empty = GameState {
         name: String::new(),
@@ -214,6 +219,8 @@ pub fn sample_states() -> Vec<GameState<'static>> {
         rot: Quat::new(0.0, 0.0, 1.0, 0.0),
         samples: vec![],
         blob: ByteBuf::new(),
+        titles: PoolStringArray(vec![]),
+        friends: vec![],
     };
     // Fits Godot 2's 32-bit ints, so that dialect gets a seed too.
     let boost = GameState {
