@@ -550,7 +550,10 @@ impl Server {
         self.host.mail.send(Cmd::Send(slot, channel, kind, bytes));
     }
 
-    fn flush(&mut self) {
+    /// Hands every queued packet to the ENet host: what this server's own methods do
+    /// after queuing; call it after queuing through [`Server::session`] (a
+    /// [`Replicator`](crate::Replicator), for one).
+    pub fn flush(&mut self) {
         while let Some(t) = self.session.poll_transmit() {
             let Some(&slot) = self.slots.get(&t.to) else {
                 continue;

@@ -147,6 +147,19 @@ pub enum ErrorKind {
     /// A node path that the scene does not declare.
     #[error("no node {0:?} in the scene")]
     UnknownNode(String),
+    /// A replicated node that the [`Replicator`](crate::Replicator) does not have
+    /// (never spawned, or despawned).
+    #[error("no replicated node with network id {0}")]
+    UnknownReplica(u32),
+    /// Synchronizers, properties or values that do not fit together in a
+    /// [`Replicator`](crate::Replicator).
+    #[error("replication: {0}")]
+    ReplicationConfig(String),
+    /// A synchronizer whose state takes more than the packet size of its kind, so
+    /// that [`Replicator::sync`](crate::Replicator::sync) left it out (as the engine
+    /// does); its network id.
+    #[error("synchronizer {0}: its state is larger than the packet size, and was not sent")]
+    StateTooLarge(u32),
     /// A cache id the peer never assigned (or, in CONFIRM_PATH, one we never sent).
     #[error("cache id {0} is not known")]
     UnknownCacheId(u32),

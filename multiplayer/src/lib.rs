@@ -8,6 +8,9 @@
 //! - [`Session`]: one side (the server or a client) without IO: peers, path caches,
 //!   relay, calls in as [`Event`]s and out from any `Serialize` tuple. Feed it each
 //!   payload; send what [`Session::poll_transmit`] gives.
+//! - [`Replicator`]: the authority's side of `MultiplayerSpawner` and
+//!   `MultiplayerSynchronizer` on top of a [`Session`]: network ids, visibility,
+//!   spawns for peers that join, syncs and deltas.
 //! - `ws` (feature `websocket`) and `enet` (feature `enet`): servers and clients on
 //!   tokio for Godot 4's `WebSocketMultiplayerPeer` / `ENetMultiplayerPeer` and
 //!   Godot 3's equivalents.
@@ -50,6 +53,7 @@ mod names;
 mod outbox;
 mod reader;
 mod replication;
+mod replicator;
 mod scene4;
 mod session;
 pub mod wire;
@@ -59,6 +63,7 @@ pub mod ws;
 pub use error::{Error, ErrorKind, Result};
 pub use names::RpcNames;
 pub use replication::{Delta, DeltaEntry, Spawn, SpawnSource, Sync, SyncEntry, MAX_STATE_VALUES};
+pub use replicator::{NodeId, Property, ReplicationMode, Replicator, Synchronizer, MAX_WATCHED};
 pub use scene4::{Args, CallRef, NodeRef, Packet, RemoteCall, Sys};
 pub use session::{
     Call, Delivery, Event, Limits, Mode, Protocol, Scene, Session, Target, Transmit, SERVER,

@@ -374,10 +374,11 @@ impl Server {
         Ok(())
     }
 
-    /// Hands every queued packet to its client's writer. A packet over the size
-    /// limit is not sent (the error says so); a client whose queue is full is
-    /// dropped.
-    fn flush(&mut self) -> Result<(), Error> {
+    /// Hands every queued packet to its client's writer: what this server's own
+    /// methods do after queuing; call it after queuing through [`Server::session`]
+    /// (a [`Replicator`](crate::Replicator), for one). A packet over the size limit
+    /// is not sent (the error says so); a client whose queue is full is dropped.
+    pub fn flush(&mut self) -> Result<(), Error> {
         let mut result = Ok(());
         while let Some(t) = self.session.poll_transmit() {
             let bytes = match self.config.protocol {
