@@ -14,7 +14,8 @@ use std::time::Duration;
 use common::{engine, godot4, Engine};
 use godot_bin::{Dictionary, PoolStringArray, Variant, Vector2, Vector3};
 use godot_bin_multiplayer::{
-    enet, ws, Delta, DeltaEntry, Event, Packet, Scene, Spawn, SpawnSource, Sync, SyncEntry, Target,
+    enet, ws, Delta, DeltaEntry, Event, NodeId, Packet, Property, ReplicationMode, Replicator,
+    Scene, Session, Spawn, SpawnSource, Sync, SyncEntry, Synchronizer, Target,
 };
 use serde_json::Value;
 
@@ -135,6 +136,22 @@ impl Server {
         match self {
             Server::Ws(s) => s.replicate(Target::All, &packet).unwrap(),
             Server::Enet(s) => s.replicate(Target::All, &packet).unwrap(),
+        }
+    }
+
+    /// Works on the server's session, then sends what that queued.
+    fn with<T>(&mut self, f: impl FnOnce(&mut Session) -> T) -> T {
+        match self {
+            Server::Ws(s) => {
+                let t = f(s.session());
+                s.flush().unwrap();
+                t
+            }
+            Server::Enet(s) => {
+                let t = f(s.session());
+                s.flush();
+                t
+            }
         }
     }
 
@@ -378,4 +395,205 @@ async fn godot4_client_applies_websocket_replication() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn godot4_client_applies_enet_replication() {
     replicate_to_engine(true).await;
+}
+
+/// `tests/oracle/replica_client4.gd`'s config of a spawned node's synchronizer: label
+/// and extra (spawn only), position and rotation (spawn, always), hp (spawn, on
+/// change), visible (on change), tags (spawn, on change).
+fn thing_config() -> Vec<Property> {
+    use ReplicationMode::{Always, Never, OnChange};
+    vec![
+        Property::new(true, Never),
+        Property::new(true, Never),
+        Property::new(true, Always),
+        Property::new(true, Always),
+        Property::new(true, OnChange),
+        Property::new(false, OnChange),
+        Property::new(true, OnChange),
+    ]
+}
+
+const SPAWN_PROPS: [usize; 6] = [0, 1, 2, 3, 4, 6];
+const ALWAYS_PROPS: [usize; 2] = [2, 3];
+const WATCHED_PROPS: [usize; 3] = [4, 5, 6];
+
+/// A `Replicator` drives a Godot 4.6 client that joins after the nodes were spawned:
+/// it gets them as they are then; syncs and deltas (every watched property first,
+/// then what changed) apply; a node hidden from it is despawned there and spawned
+/// again with its state when shown; despawns end it.
+async fn replicator_to_engine(enet_transport: bool) {
+    let Some(bin) = engine("godot4") else {
+        return;
+    };
+    let scene = Scene::new().node(SPAWNER, Vec::<String>::new());
+    let mut server = if enet_transport {
+        Server::Enet(enet::Server::bind("127.0.0.1:0", scene).await.unwrap())
+    } else {
+        Server::Ws(ws::Server::bind("127.0.0.1:0", scene).await.unwrap())
+    };
+    let port = match &server {
+        Server::Ws(s) => s.local_addr().port(),
+        Server::Enet(s) => s.local_addr().port(),
+    };
+    let mut rng = Rng(if enet_transport { 11 } else { 5 });
+    let mut r = Replicator::new();
+    let arg = Variant::Array(vec![Variant::String("Crate0".into()), rng.any()]);
+    let mut nodes: Vec<(&str, NodeId)> = Vec::new();
+    for (name, source) in [
+        ("Crate0", SpawnSource::Custom(arg.clone())),
+        ("Mover0", SpawnSource::Scene(0)),
+    ] {
+        let mut values = rng.spawn_state();
+        // Config order: visible (not spawned) between hp and tags.
+        values.insert(5, Variant::Bool(true));
+        let sync = Synchronizer {
+            config: thing_config(),
+            values,
+        };
+        let id = server.with(|s| r.spawn(s, SPAWNER, name, source, vec![sync]).unwrap());
+        nodes.push((name, id));
+    }
+    let (crate0, mover0) = (nodes[0].1, nodes[1].1);
+    let props = |r: &Replicator, n: NodeId, which: &[usize]| -> Vec<Variant> {
+        which
+            .iter()
+            .map(|&i| r.get(n, 0, i).unwrap().clone())
+            .collect()
+    };
+    // What the engine must report: spawns, and per node its syncs and deltas.
+    let mut spawns = vec![
+        ("Crate0", props(&r, crate0, &SPAWN_PROPS), arg.clone()),
+        ("Mover0", props(&r, mover0, &SPAWN_PROPS), Variant::Nil),
+    ];
+
+    let transport = if enet_transport { "enet" } else { "ws" };
+    let mut client = Engine::start(
+        &bin,
+        "replica_client4.gd",
+        &[
+            ("PORT", port.to_string()),
+            ("TRANSPORT", transport.into()),
+            ("DESPAWNS", "3".into()),
+        ],
+    );
+    let id = tokio::time::timeout(Duration::from_secs(30), async {
+        loop {
+            if let Some(Event::PeerConnected(id)) = server.next_event().await {
+                return id;
+            }
+        }
+    })
+    .await
+    .expect("the engine joins");
+    server.with(|s| r.peer_connected(s, id).unwrap());
+    client.wait_for("connected", Duration::from_secs(30)).await;
+    server.serve(Duration::from_millis(100)).await;
+
+    let mut synced: HashMap<&str, Vec<Vec<Variant>>> = HashMap::new();
+    let mut deltas: HashMap<&str, Vec<Vec<Variant>>> = HashMap::new();
+    // One sync round: what each node spawned at the engine is sent.
+    let mut round = |server: &mut Server, r: &mut Replicator, delta_of: &[NodeId]| {
+        for &(name, n) in &nodes {
+            if r.is_spawned_at(n, id) {
+                synced
+                    .entry(name)
+                    .or_default()
+                    .push(props(r, n, &ALWAYS_PROPS));
+                if delta_of.contains(&n) {
+                    deltas
+                        .entry(name)
+                        .or_default()
+                        .push(props(r, n, &WATCHED_PROPS));
+                }
+            }
+        }
+        server.with(|s| r.sync(s).unwrap());
+    };
+    // The first round carries every watched property of both.
+    round(&mut server, &mut r, &[crate0, mover0]);
+    server.serve(Duration::from_millis(20)).await;
+    for _ in 0..4 {
+        for n in [crate0, mover0] {
+            let [position, rotation]: [Variant; 2] = rng.always().try_into().unwrap();
+            r.set(n, 0, 2, position).unwrap();
+            r.set(n, 0, 3, rotation).unwrap();
+        }
+        round(&mut server, &mut r, &[]);
+        server.serve(Duration::from_millis(20)).await;
+    }
+    r.set(crate0, 0, 4, Variant::Int(rng.int())).unwrap();
+    r.set(mover0, 0, 5, Variant::Bool(false)).unwrap();
+    r.set(mover0, 0, 6, rng.tags()).unwrap();
+    round(&mut server, &mut r, &[crate0, mover0]);
+    server.serve(Duration::from_millis(50)).await;
+
+    // Hidden: despawned at the engine; shown again: spawned with its state now, and
+    // every watched property in the next delta.
+    server.with(|s| r.set_public(s, crate0, false).unwrap());
+    server.serve(Duration::from_millis(200)).await;
+    r.set(crate0, 0, 0, Variant::String(rng.text())).unwrap();
+    r.set(crate0, 0, 4, Variant::Int(rng.int())).unwrap();
+    r.set(crate0, 0, 5, Variant::Bool(false)).unwrap();
+    server.with(|s| r.set_visible_for(s, crate0, id, true).unwrap());
+    spawns.push(("Crate0", props(&r, crate0, &SPAWN_PROPS), arg.clone()));
+    round(&mut server, &mut r, &[crate0]);
+    server.serve(Duration::from_millis(100)).await;
+    server.with(|s| r.despawn(s, mover0).unwrap());
+    server.with(|s| r.despawn(s, crate0).unwrap());
+
+    let finish = client.finish(Duration::from_secs(30));
+    tokio::pin!(finish);
+    let (code, log) = loop {
+        tokio::select! {
+            r = &mut finish => break r,
+            _ = server.next_event() => {}
+        }
+    };
+    assert_eq!(code, Some(0), "{log:?}");
+
+    let spawned: Vec<(&str, Vec<Variant>, Variant)> = log
+        .iter()
+        .filter(|l| l.get("spawned").is_some())
+        .map(|l| {
+            (
+                l["spawned"].as_str().unwrap(),
+                values(l),
+                godot4(l["arg"].as_str().unwrap()),
+            )
+        })
+        .collect();
+    assert_eq!(spawned, spawns, "{log:?}");
+    for (name, _) in &nodes {
+        let got: Vec<Vec<Variant>> = log
+            .iter()
+            .filter(|l| l["synced"] == *name)
+            .map(values)
+            .collect();
+        let sent = &synced[name];
+        if enet_transport {
+            assert!(!got.is_empty(), "{name}");
+            let mut rest = sent.iter();
+            assert!(got.iter().all(|g| rest.any(|s| s == g)), "{name}: {got:?}");
+        } else {
+            assert_eq!(&got, sent, "{name}");
+        }
+        let got: Vec<Vec<Variant>> = log
+            .iter()
+            .filter(|l| l["delta"] == *name)
+            .map(values)
+            .collect();
+        assert_eq!(got, deltas[name], "{name}");
+    }
+    let despawned: Vec<&str> = log.iter().filter_map(|l| l["despawned"].as_str()).collect();
+    assert_eq!(despawned, ["Crate0", "Mover0", "Crate0"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replicator_drives_a_godot4_client_over_websocket() {
+    replicator_to_engine(false).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replicator_drives_a_godot4_client_over_enet() {
+    replicator_to_engine(true).await;
 }
