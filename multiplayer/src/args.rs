@@ -313,6 +313,7 @@ enum Failure {
 /// between. Compressed bools and ints are given to that decoder as the plain Godot 4
 /// value they stand for, so every type reads them as it reads a plain one. Errors
 /// and their offsets are those of [`decode`].
+#[inline]
 pub(crate) fn get<T: DeserializeOwned>(bytes: &[u8], start: usize, argc: usize) -> Result<T> {
     if argc > bytes.len() - start {
         return Err(Error::at(
@@ -499,7 +500,9 @@ impl<'x> Arg<'_, 'x> {
         Some(f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
 
-    /// Through godot_bin's decoder.
+    /// Through godot_bin's decoder. Out of line, so that the fast paths around it
+    /// inline into the visitor's loop.
+    #[inline(never)]
     fn general<T>(
         self,
         read: impl FnOnce(
@@ -543,6 +546,7 @@ impl<'x> Arg<'_, 'x> {
 /// places them.
 macro_rules! fast {
     ($($m:ident: $fast:expr, $used:literal => $visit:ident;)*) => {$(
+        #[inline]
         fn $m<V: Visitor<'x>>(self, visitor: V) -> std::result::Result<V::Value, godot_bin::Error> {
             match ($fast)(&self) {
                 Some(v) => {
@@ -582,6 +586,7 @@ impl<'x> Deserializer<'x> for Arg<'_, 'x> {
         deserialize_f64: |a: &Self| a.float().map(f64::from), 8 => visit_f64;
     }
 
+    #[inline]
     fn deserialize_tuple_struct<V: Visitor<'x>>(
         self,
         name: &'static str,
@@ -634,6 +639,7 @@ impl<'x> Deserializer<'x> for Arg<'_, 'x> {
 impl<'x> SeqAccess<'x> for Seq<'x> {
     type Error = godot_bin::Error;
 
+    #[inline]
     fn next_element_seed<S: DeserializeSeed<'x>>(
         &mut self,
         seed: S,
