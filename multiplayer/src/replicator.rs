@@ -201,6 +201,35 @@ impl Replicator {
         for s in &synchronizers {
             check(s)?;
         }
+        // Checked whether or not a peer is connected yet: a node that no peer could be
+        // sent would otherwise fail every later join.
+        if session.scene().names(spawner).is_none() {
+            return Err(Error::at(ErrorKind::UnknownNode(spawner.to_owned()), 0));
+        }
+        if self
+            .nodes
+            .values()
+            .any(|r| r.spawner == spawner && r.name == name)
+        {
+            // The receiving engine refuses a second node of the same name.
+            return Err(config_error(format!(
+                "a node named {name:?} is already spawned by {spawner:?}"
+            )));
+        }
+        Packet::Spawn(Spawn {
+            source: source.clone(),
+            spawner: 1,
+            net_id: 1,
+            sync_ids: vec![2; synchronizers.len()],
+            name: name.to_owned(),
+            state: Vec::new(),
+        })
+        .encode()?;
+        for s in &synchronizers {
+            for v in &s.values {
+                encodable(v)?;
+            }
+        }
         let net_id = self.next_id()?;
         let mut syncs = Vec::with_capacity(synchronizers.len());
         for sync in synchronizers {
@@ -235,12 +264,13 @@ impl Replicator {
 
     /// Despawns `node` wherever it is spawned, and forgets it.
     pub fn despawn(&mut self, session: &mut Session, node: NodeId) -> Result<()> {
+        self.forget_gone(session);
         let replica = self.replica(node)?;
         let peers: Vec<i32> = replica.spawned_at.keys().copied().collect();
-        self.nodes.remove(&node.0);
         for p in peers {
             session.replicate(Target::Peer(p), &Packet::Despawn { net_id: node.0 })?;
         }
+        self.nodes.remove(&node.0);
         Ok(())
     }
 
@@ -265,6 +295,8 @@ impl Replicator {
         value: Variant,
     ) -> Result<()> {
         let round = self.round + 1;
+        // Refused here, not in a later sync that would stop partway.
+        encodable(&value)?;
         let s =
             self.replica_mut(node)?.syncs.get_mut(sync).ok_or_else(|| {
                 config_error(format!("node {} has no synchronizer {sync}", node.0))
@@ -314,6 +346,9 @@ impl Replicator {
     /// A peer joined (after `Session::connect`): it gets every node visible to it,
     /// oldest first.
     pub fn peer_connected(&mut self, session: &mut Session, peer: i32) -> Result<()> {
+        // A join is a fresh start, even for an id whose leaving was not told.
+        self.peer_disconnected(peer);
+        self.forget_gone(session);
         let ids: Vec<u32> = self.nodes.keys().copied().collect();
         for id in ids {
             self.update_peer(session, NodeId(id), peer)?;
@@ -322,7 +357,9 @@ impl Replicator {
     }
 
     /// A peer left: nothing more goes to it, and a peer that joins with its id later
-    /// starts afresh.
+    /// gets its nodes and SYNC counter afresh (the visibility set for that id stays).
+    /// Peers that the session no longer has (a transport dropped them) are forgotten
+    /// this way by every method that sends.
     pub fn peer_disconnected(&mut self, peer: i32) {
         self.sync_time.remove(&peer);
         for r in self.nodes.values_mut() {
@@ -334,8 +371,10 @@ impl Replicator {
     /// (or several, each within the sync packet size) of the "always" properties of
     /// every node it has, then the deltas of the watched properties that changed since
     /// it last heard of them. A synchronizer too large for its packet size is left out,
-    /// as the engine leaves it out, and then named in the error.
+    /// as the engine leaves it out, and then named in the error, which comes after
+    /// everything else was queued (send the session's packets all the same).
     pub fn sync(&mut self, session: &mut Session) -> Result<()> {
+        self.forget_gone(session);
         self.round += 1;
         let round = self.round;
         let mut too_large = None;
@@ -413,6 +452,21 @@ impl Replicator {
         }
     }
 
+    /// Forgets the peers the session no longer has.
+    fn forget_gone(&mut self, session: &Session) {
+        let connected: BTreeSet<i32> = session.peers().collect();
+        let gone: BTreeSet<i32> = self
+            .nodes
+            .values()
+            .flat_map(|r| r.spawned_at.keys().copied())
+            .chain(self.sync_time.keys().copied())
+            .filter(|p| !connected.contains(p))
+            .collect();
+        for p in gone {
+            self.peer_disconnected(p);
+        }
+    }
+
     fn next_id(&mut self) -> Result<u32> {
         // Bit 31 names a synchronizer by its path instead.
         if self.last_id == 0x7FFF_FFFF {
@@ -436,6 +490,7 @@ impl Replicator {
 
     /// Spawns or despawns `node` at every connected peer as its visibility says.
     fn update(&mut self, session: &mut Session, node: NodeId) -> Result<()> {
+        self.forget_gone(session);
         let peers: Vec<i32> = session.peers().collect();
         for p in peers {
             self.update_peer(session, node, p)?;
@@ -475,6 +530,19 @@ impl Replicator {
         }
         Ok(())
     }
+}
+
+/// Whether `v` can be sent as a property value (no full Objects, among others).
+fn encodable(v: &Variant) -> Result<()> {
+    Packet::Delta(Delta {
+        entries: vec![DeltaEntry {
+            net_id: 1,
+            indexes: 1,
+            state: vec![v.clone()],
+        }],
+    })
+    .encode()
+    .map(drop)
 }
 
 fn config_error(what: String) -> Error {

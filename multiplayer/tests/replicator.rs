@@ -418,6 +418,7 @@ fn any_sequence_keeps_peers_in_step_with_visibility() {
         let mut session = server();
         let mut r = Replicator::new();
         let mut nodes: Vec<NodeId> = Vec::new();
+        let mut spawned = 0;
         let mut has: std::collections::BTreeSet<(i32, u32)> = Default::default();
         let mut times: std::collections::HashMap<i32, u16> = Default::default();
         // The visibility asked for: public per node, and (node, peer) pairs.
@@ -432,11 +433,12 @@ fn any_sequence_keeps_peers_in_step_with_visibility() {
                         .spawn(
                             &mut session,
                             SPAWNER,
-                            &format!("N{}", nodes.len()),
+                            &format!("N{}", spawned),
                             SpawnSource::Scene(0),
                             vec![mover("m", f32::from(a), i64::from(b))],
                         )
                         .unwrap();
+                    spawned += 1;
                     nodes.push(n);
                 }
                 (1, _) if !session.peers().any(|p| p == peer) => {
@@ -444,7 +446,10 @@ fn any_sequence_keeps_peers_in_step_with_visibility() {
                     r.peer_connected(&mut session, peer).unwrap();
                 }
                 (2, _) if session.peers().any(|p| p == peer) => {
-                    r.peer_disconnected(peer);
+                    // As the application tells it, or only as the transport drops it.
+                    if b % 2 == 0 {
+                        r.peer_disconnected(peer);
+                    }
                     session.disconnect(peer);
                     has.retain(|(p, _)| *p != peer);
                     times.remove(&peer);
@@ -511,4 +516,55 @@ fn any_sequence_keeps_peers_in_step_with_visibility() {
     QuickCheck::new()
         .tests(500)
         .quickcheck(prop as fn(Vec<(u8, u8, u8)>) -> TestResult);
+}
+
+/// What would fail later is refused at once, and a peer that the transport dropped
+/// (the session no longer has it) does not stop the others' despawns and syncs.
+#[test]
+fn spawns_are_checked_without_peers_and_dropped_peers_are_forgotten() {
+    let mut session = server();
+    let mut r = Replicator::new();
+    let e = r
+        .spawn(&mut session, SPAWNER, "a/b", SpawnSource::Scene(0), vec![])
+        .unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::NodeName(_)), "{e}");
+    let e = r
+        .spawn(
+            &mut session,
+            "Game/Nowhere",
+            "A",
+            SpawnSource::Scene(0),
+            vec![],
+        )
+        .unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::UnknownNode(_)), "{e}");
+    let n = r
+        .spawn(
+            &mut session,
+            SPAWNER,
+            "A",
+            SpawnSource::Scene(0),
+            vec![mover("m", 0.0, 1)],
+        )
+        .unwrap();
+    let e = r
+        .spawn(&mut session, SPAWNER, "A", SpawnSource::Scene(0), vec![])
+        .unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::ReplicationConfig(_)), "{e}");
+    // A full Object is no property value: refused when set, not in a later sync.
+    let object = godot_bin::Variant::Object(Default::default());
+    assert!(r.set(n, 0, 2, object).is_err());
+    assert_eq!(r.get(n, 0, 2), Some(&Variant::Int(1)));
+
+    session.connect(2);
+    session.connect(3);
+    r.peer_connected(&mut session, 2).unwrap();
+    r.peer_connected(&mut session, 3).unwrap();
+    sent(&mut session);
+    session.disconnect(2);
+    sent(&mut session);
+    r.sync(&mut session).unwrap();
+    assert_eq!(to(3, &sent(&mut session)).len(), 2, "sync and first delta");
+    r.despawn(&mut session, n).unwrap();
+    assert_eq!(to(3, &sent(&mut session)), [Packet::Despawn { net_id: 1 }]);
 }
