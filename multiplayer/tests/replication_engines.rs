@@ -139,6 +139,56 @@ impl Server {
         }
     }
 
+    async fn bind(enet_transport: bool, scene: Scene) -> Server {
+        if enet_transport {
+            Server::Enet(enet::Server::bind("127.0.0.1:0", scene).await.unwrap())
+        } else {
+            Server::Ws(ws::Server::bind("127.0.0.1:0", scene).await.unwrap())
+        }
+    }
+
+    /// Starts `replica_client4.gd`, which quits after `despawns` despawns, and waits
+    /// for it to join: the engine and its peer id.
+    async fn join(&mut self, bin: &std::path::Path, despawns: usize) -> (Engine, i32) {
+        let (port, transport) = match self {
+            Server::Ws(s) => (s.local_addr().port(), "ws"),
+            Server::Enet(s) => (s.local_addr().port(), "enet"),
+        };
+        let client = Engine::start(
+            bin,
+            "replica_client4.gd",
+            &[
+                ("PORT", port.to_string()),
+                ("TRANSPORT", transport.into()),
+                ("DESPAWNS", despawns.to_string()),
+            ],
+        );
+        let id = tokio::time::timeout(Duration::from_secs(30), async {
+            loop {
+                if let Some(Event::PeerConnected(id)) = self.next_event().await {
+                    return id;
+                }
+            }
+        })
+        .await
+        .expect("the engine joins");
+        (client, id)
+    }
+
+    /// Serves until the engine quits; its log, after checking that it quit with 0.
+    async fn finish(&mut self, client: Engine) -> Vec<Value> {
+        let finish = client.finish(Duration::from_secs(30));
+        tokio::pin!(finish);
+        let (code, log) = loop {
+            tokio::select! {
+                r = &mut finish => break r,
+                _ = self.next_event() => {}
+            }
+        };
+        assert_eq!(code, Some(0), "{log:?}");
+        log
+    }
+
     /// Works on the server's session, then sends what that queued.
     fn with<T>(&mut self, f: impl FnOnce(&mut Session) -> T) -> T {
         match self {
@@ -166,6 +216,23 @@ impl Server {
     }
 }
 
+/// The engine applied every SYNC of `name` that was `sent`, in order (ENet sends them
+/// unreliably: on loopback none is lost, but only their order is asked of it).
+fn check_synced(log: &[Value], name: &str, sent: &[Vec<Variant>], enet_transport: bool) {
+    let got: Vec<Vec<Variant>> = log
+        .iter()
+        .filter(|l| l["synced"] == *name)
+        .map(values)
+        .collect();
+    if enet_transport {
+        assert!(!got.is_empty(), "{name}");
+        let mut rest = sent.iter();
+        assert!(got.iter().all(|g| rest.any(|s| s == g)), "{name}: {got:?}");
+    } else {
+        assert_eq!(got, sent, "{name}");
+    }
+}
+
 fn values(l: &Value) -> Vec<Variant> {
     match godot4(l["values"].as_str().unwrap()) {
         Variant::Array(a) => a,
@@ -180,34 +247,8 @@ async fn replicate_to_engine(enet_transport: bool) {
     let scene = Scene::new()
         .node(SPAWNER, Vec::<String>::new())
         .node(STATE_SYNC, Vec::<String>::new());
-    let mut server = if enet_transport {
-        Server::Enet(enet::Server::bind("127.0.0.1:0", scene).await.unwrap())
-    } else {
-        Server::Ws(ws::Server::bind("127.0.0.1:0", scene).await.unwrap())
-    };
-    let port = match &server {
-        Server::Ws(s) => s.local_addr().port(),
-        Server::Enet(s) => s.local_addr().port(),
-    };
-    let transport = if enet_transport { "enet" } else { "ws" };
-    let mut client = Engine::start(
-        &bin,
-        "replica_client4.gd",
-        &[
-            ("PORT", port.to_string()),
-            ("TRANSPORT", transport.into()),
-            ("DESPAWNS", "2".into()),
-        ],
-    );
-    let id = tokio::time::timeout(Duration::from_secs(30), async {
-        loop {
-            if let Some(Event::PeerConnected(id)) = server.next_event().await {
-                return id;
-            }
-        }
-    })
-    .await
-    .expect("the engine joins");
+    let mut server = Server::bind(enet_transport, scene).await;
+    let (mut client, id) = server.join(&bin, 2).await;
     assert_eq!(
         client.wait_for("connected", Duration::from_secs(30)).await["connected"],
         id
@@ -313,15 +354,7 @@ async fn replicate_to_engine(enet_transport: bool) {
         server.replicate(Packet::Despawn { net_id });
     }
 
-    let finish = client.finish(Duration::from_secs(30));
-    tokio::pin!(finish);
-    let (code, log) = loop {
-        tokio::select! {
-            r = &mut finish => break r,
-            _ = server.next_event() => {}
-        }
-    };
-    assert_eq!(code, Some(0), "{log:?}");
+    let log = server.finish(client).await;
 
     // Spawned with the argument and the state sent.
     let spawned: Vec<&Value> = log.iter().filter(|l| l.get("spawned").is_some()).collect();
@@ -336,22 +369,8 @@ async fn replicate_to_engine(enet_transport: bool) {
         assert_eq!(godot4(l["arg"].as_str().unwrap()), want_arg, "{name}");
         assert_eq!(values(l), spawn_states[name], "{name}");
     }
-    // Every sync applied, in order (ENet sends them unreliably: on loopback none is
-    // lost, but only their order is asked of it).
     for (name, _, _, _) in &spawns {
-        let got: Vec<Vec<Variant>> = log
-            .iter()
-            .filter(|l| l["synced"] == *name)
-            .map(values)
-            .collect();
-        let sent = &synced[name];
-        if enet_transport {
-            assert!(!got.is_empty(), "{name}");
-            let mut rest = sent.iter();
-            assert!(got.iter().all(|g| rest.any(|s| s == g)), "{name}: {got:?}");
-        } else {
-            assert_eq!(&got, sent, "{name}");
-        }
+        check_synced(&log, name, &synced[name], enet_transport);
     }
     // Each delta changed exactly the properties its bits name.
     let applied: Vec<&Value> = log
@@ -426,15 +445,7 @@ async fn replicator_to_engine(enet_transport: bool) {
         return;
     };
     let scene = Scene::new().node(SPAWNER, Vec::<String>::new());
-    let mut server = if enet_transport {
-        Server::Enet(enet::Server::bind("127.0.0.1:0", scene).await.unwrap())
-    } else {
-        Server::Ws(ws::Server::bind("127.0.0.1:0", scene).await.unwrap())
-    };
-    let port = match &server {
-        Server::Ws(s) => s.local_addr().port(),
-        Server::Enet(s) => s.local_addr().port(),
-    };
+    let mut server = Server::bind(enet_transport, scene).await;
     let mut rng = Rng(if enet_transport { 11 } else { 5 });
     let mut r = Replicator::new();
     let arg = Variant::Array(vec![Variant::String("Crate0".into()), rng.any()]);
@@ -466,25 +477,7 @@ async fn replicator_to_engine(enet_transport: bool) {
         ("Mover0", props(&r, mover0, &SPAWN_PROPS), Variant::Nil),
     ];
 
-    let transport = if enet_transport { "enet" } else { "ws" };
-    let mut client = Engine::start(
-        &bin,
-        "replica_client4.gd",
-        &[
-            ("PORT", port.to_string()),
-            ("TRANSPORT", transport.into()),
-            ("DESPAWNS", "3".into()),
-        ],
-    );
-    let id = tokio::time::timeout(Duration::from_secs(30), async {
-        loop {
-            if let Some(Event::PeerConnected(id)) = server.next_event().await {
-                return id;
-            }
-        }
-    })
-    .await
-    .expect("the engine joins");
+    let (mut client, id) = server.join(&bin, 3).await;
     server.with(|s| r.peer_connected(s, id).unwrap());
     client.wait_for("connected", Duration::from_secs(30)).await;
     server.serve(Duration::from_millis(100)).await;
@@ -541,15 +534,7 @@ async fn replicator_to_engine(enet_transport: bool) {
     server.with(|s| r.despawn(s, mover0).unwrap());
     server.with(|s| r.despawn(s, crate0).unwrap());
 
-    let finish = client.finish(Duration::from_secs(30));
-    tokio::pin!(finish);
-    let (code, log) = loop {
-        tokio::select! {
-            r = &mut finish => break r,
-            _ = server.next_event() => {}
-        }
-    };
-    assert_eq!(code, Some(0), "{log:?}");
+    let log = server.finish(client).await;
 
     let spawned: Vec<(&str, Vec<Variant>, Variant)> = log
         .iter()
@@ -564,19 +549,7 @@ async fn replicator_to_engine(enet_transport: bool) {
         .collect();
     assert_eq!(spawned, spawns, "{log:?}");
     for (name, _) in &nodes {
-        let got: Vec<Vec<Variant>> = log
-            .iter()
-            .filter(|l| l["synced"] == *name)
-            .map(values)
-            .collect();
-        let sent = &synced[name];
-        if enet_transport {
-            assert!(!got.is_empty(), "{name}");
-            let mut rest = sent.iter();
-            assert!(got.iter().all(|g| rest.any(|s| s == g)), "{name}: {got:?}");
-        } else {
-            assert_eq!(&got, sent, "{name}");
-        }
+        check_synced(&log, name, &synced[name], enet_transport);
         let got: Vec<Vec<Variant>> = log
             .iter()
             .filter(|l| l["delta"] == *name)
