@@ -120,6 +120,8 @@ pub struct Replicator {
     last_id: u32,
     /// Each peer's SYNC counter (the engine's `last_sent_sync`).
     sync_time: HashMap<i32, u16>,
+    /// The peers that have a node spawned or a SYNC counter.
+    known: BTreeSet<i32>,
     /// How many syncs have been done: a watched property changed in round `r` goes
     /// to the peers that last heard of it before `r`.
     round: u64,
@@ -164,6 +166,7 @@ impl Replicator {
             nodes: BTreeMap::new(),
             last_id: 0,
             sync_time: HashMap::new(),
+            known: BTreeSet::new(),
             round: 0,
             sync_mtu: SYNC_MTU,
             delta_mtu: DELTA_MTU,
@@ -362,6 +365,9 @@ impl Replicator {
     /// this way by every method that sends.
     pub fn peer_disconnected(&mut self, peer: i32) {
         self.sync_time.remove(&peer);
+        if !self.known.remove(&peer) {
+            return;
+        }
         for r in self.nodes.values_mut() {
             r.spawned_at.remove(&peer);
         }
@@ -455,13 +461,7 @@ impl Replicator {
     /// Forgets the peers the session no longer has.
     fn forget_gone(&mut self, session: &Session) {
         let connected: BTreeSet<i32> = session.peers().collect();
-        let gone: BTreeSet<i32> = self
-            .nodes
-            .values()
-            .flat_map(|r| r.spawned_at.keys().copied())
-            .chain(self.sync_time.keys().copied())
-            .filter(|p| !connected.contains(p))
-            .collect();
+        let gone: Vec<i32> = self.known.difference(&connected).copied().collect();
         for p in gone {
             self.peer_disconnected(p);
         }
@@ -521,6 +521,7 @@ impl Replicator {
                 self.replica_mut(node)?
                     .spawned_at
                     .insert(peer, vec![0; syncs]);
+                self.known.insert(peer);
             }
             (false, true) => {
                 r.spawned_at.remove(&peer);
@@ -534,6 +535,18 @@ impl Replicator {
 
 /// Whether `v` can be sent as a property value (no full Objects, among others).
 fn encodable(v: &Variant) -> Result<()> {
+    // The usual per-tick values always go; only the others are tried.
+    if matches!(
+        v,
+        Variant::Nil
+            | Variant::Bool(_)
+            | Variant::Int(_)
+            | Variant::Float(_)
+            | Variant::Vector2(_)
+            | Variant::Vector3(_)
+    ) {
+        return Ok(());
+    }
     Packet::Delta(Delta {
         entries: vec![DeltaEntry {
             net_id: 1,
