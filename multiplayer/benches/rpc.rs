@@ -13,7 +13,12 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use godot_bin::{Config, Dialect, Dictionary, Variant, Vector3};
-use godot_bin_multiplayer::{Call, CallRef, NodeRef, Packet, RemoteCall};
+use godot_bin_multiplayer::{
+    Call, CallRef, Delivery, Event, NodeRef, Packet, RemoteCall, RpcNames, Scene, Session, Target,
+};
+
+/// The node's rpc methods, as `multiplayer/tests/oracle/bench_game4.gd` declares them.
+const METHODS: [&str; 3] = ["chat", "move", "state"];
 
 /// The argument lists: a movement update, a chat line, and a state snapshot.
 fn cases() -> Vec<(&'static str, Vec<Variant>)> {
@@ -57,6 +62,13 @@ fn rpc(c: &mut Criterion) {
     let dir = data_dir();
     std::fs::create_dir_all(&dir).unwrap();
     let godot4 = Config::new().dialect(Dialect::Godot4);
+    let names = RpcNames::new(METHODS);
+    let simplify = Packet::SimplifyPath {
+        checksum: names.checksum().to_owned(),
+        id: 1,
+        path: "Game".into(),
+    };
+    std::fs::write(dir.join("rpc-simplify.packet"), simplify.encode().unwrap()).unwrap();
     for (name, args) in cases() {
         let array = Variant::Array(args.clone());
         std::fs::write(
@@ -66,10 +78,11 @@ fn rpc(c: &mut Criterion) {
         .unwrap();
         let call = Packet::Call(RemoteCall {
             node: NodeRef::Cached(1),
-            method: 3,
+            method: names.id(name).unwrap(),
             args,
         });
         let bytes = call.encode().unwrap();
+        std::fs::write(dir.join(format!("rpc-{name}.packet")), &bytes).unwrap();
         assert_eq!(Packet::decode(&bytes).unwrap(), call);
         let mut g = c.benchmark_group(format!("rpc/{name}"));
         let mut out = Vec::with_capacity(bytes.len());
@@ -86,6 +99,71 @@ fn rpc(c: &mut Criterion) {
         g.finish();
     }
     typed_args(c);
+    session(c);
+}
+
+/// The whole path, as a server runs it: a call packet from a peer into a `Session`
+/// and out as an `Event::Call` (`session_receive`), and `Session::rpc` with the
+/// arguments as a Rust tuple out as a `Transmit` (`session_send`), with the node's path
+/// cached both ways. The engine's counterpart is `bench_rpc_path.gd`.
+fn session(c: &mut Criterion) {
+    let (v1, v2) = (Vector3::new(12.5, 0.0, -3.25), Vector3::new(1.0, 0.0, 0.5));
+    let mut server = Session::server(Scene::new().node("Game", METHODS));
+    server.connect(2);
+    let simplify = std::fs::read(data_dir().join("rpc-simplify.packet")).unwrap();
+    server.receive(2, Delivery::default(), &simplify).unwrap();
+    server
+        .rpc(Target::Peer(2), "Game", "move", &(v1, v2, 1_234_567, true))
+        .unwrap();
+    let confirm = Packet::ConfirmPath { valid: true, id: 1 };
+    server
+        .receive(2, Delivery::default(), &confirm.encode().unwrap())
+        .unwrap();
+    while server.poll_event().is_some() {}
+    while server.poll_transmit().is_some() {}
+    for (name, args) in cases() {
+        let packet = std::fs::read(data_dir().join(format!("rpc-{name}.packet"))).unwrap();
+        let mut g = c.benchmark_group(format!("rpc/{name}"));
+        g.bench_function("session_receive", |b| {
+            b.iter(|| {
+                server
+                    .receive(2, Delivery::default(), black_box(&packet))
+                    .unwrap();
+                match server.poll_event() {
+                    Some(Event::Call(call)) => call,
+                    e => panic!("{e:?}"),
+                }
+            })
+        });
+        let send = |server: &mut Session| {
+            match name {
+                "move" => server.rpc(
+                    Target::Peer(2),
+                    "Game",
+                    name,
+                    black_box(&(v1, v2, 1_234_567, true)),
+                ),
+                "chat" => server.rpc(
+                    Target::Peer(2),
+                    "Game",
+                    name,
+                    black_box(&("hello everyone, gg!", 42)),
+                ),
+                _ => server.call(
+                    Target::Peer(2),
+                    "Game",
+                    name,
+                    black_box(&args).clone(),
+                    Delivery::default(),
+                ),
+            }
+            .unwrap();
+            server.poll_transmit().unwrap()
+        };
+        assert_eq!(send(&mut server).bytes, packet);
+        g.bench_function("session_send", |b| b.iter(|| send(&mut server)));
+        g.finish();
+    }
 }
 
 /// `Call::args`: a received call's arguments as the Rust types a handler asks for;

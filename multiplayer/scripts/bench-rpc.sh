@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
-# RPC codec speed: the crate's Godot 4 remote calls (multiplayer/benches/rpc.rs,
-# criterion) against the engine's var_to_bytes / bytes_to_var of the same argument
-# arrays, timed inside GDScript by multiplayer/tests/oracle/bench_rpc.gd (startup
-# excluded, loop cost taken off). Prints a Markdown table: ns per call, and the
-# engine's time over ours (above 1: we are faster).
+# RPC speed: the crate's Godot 4 remote calls (multiplayer/benches/rpc.rs, criterion)
+# against the engine, timed inside GDScript (startup excluded). Prints two Markdown
+# tables, ns per call and the engine's time over ours (above 1: we are faster):
+# - the codec: the crate's packet encode / decode against the engine's var_to_bytes /
+#   bytes_to_var of the same argument arrays (multiplayer/tests/oracle/bench_rpc.gd,
+#   loop cost taken off);
+# - the whole path: a `Session` sending a call with `rpc` (to a `Transmit`) and
+#   receiving one (to an `Event::Call`) against SceneMultiplayer's `rpc_id()` and its
+#   receiving a call and running the rpc method, over a MultiplayerPeer that stands in
+#   for the transport (bench_rpc_path.gd, bench_peer4.gd, bench_game4.gd; the peer's
+#   own cost taken off).
 #
 #   multiplayer/scripts/bench-rpc.sh [-- CRITERION_ARGS...]   (from any directory)
 #
@@ -23,9 +29,17 @@ files=""
 for c in move chat state; do files+="${files:+:}$(realpath "$target/bench-data/rpc-$c.bin")"; done
 BENCH_FILES=$files timeout 600 "$bin/godot4" --headless --no-header --path "$tmp" -s s.gd \
     | grep '^{' > "$tmp/engine.jsonl"
-python3 - "$target/criterion" "$tmp/engine.jsonl" <<'PY'
+cp multiplayer/tests/oracle/bench_rpc_path.gd multiplayer/tests/oracle/bench_peer4.gd \
+    multiplayer/tests/oracle/bench_game4.gd "$tmp/"
+BENCH_DIR=$(realpath "$target/bench-data") timeout 900 "$bin/godot4" --headless --no-header \
+    --path "$tmp" -s bench_rpc_path.gd | grep '^{' > "$tmp/path.jsonl"
+if grep -q '"error"' "$tmp/path.jsonl" "$tmp/engine.jsonl"; then
+    cat "$tmp/path.jsonl" "$tmp/engine.jsonl" >&2
+    exit 1
+fi
+python3 - "$target/criterion" "$tmp/engine.jsonl" "$tmp/path.jsonl" <<'PY'
 import json, os, sys
-crit, engine = sys.argv[1], sys.argv[2]
+crit, engine, path = sys.argv[1], sys.argv[2], sys.argv[3]
 def ours(case, op):
     # criterion turns the group name rpc/<case> into the folder rpc_<case>.
     with open(os.path.join(crit, f"rpc_{case}", op, "new", "estimates.json")) as f:
@@ -46,4 +60,13 @@ print(f"\nCall::args of move as (Vector3, Vector3, i64, bool): {oa:.0f} ns "
 ot = ours("move", "decode_typed")
 print(f"The move packet read in place to those types (CallRef::decode, Args::get): {ot:.0f} ns "
       f"({move_engine/ot:.1f}x the engine's bytes_to_var of the same arguments)")
+print()
+print("| arguments | bytes | send ns (crate / engine) | × | receive ns (crate / engine) | × |")
+print("|---|--:|--:|--:|--:|--:|")
+for line in open(path):
+    e = json.loads(line)
+    case = e["case"]
+    os_, or_ = ours(case, "session_send"), ours(case, "session_receive")
+    print(f"| {case} | {e['bytes']} | {os_:.0f} / {e['send_ns']:.0f} | {e['send_ns']/os_:.1f} "
+          f"| {or_:.0f} / {e['receive_ns']:.0f} | {e['receive_ns']/or_:.1f} |")
 PY

@@ -14,8 +14,8 @@ const INT: u8 = 2;
 /// Plain Godot 4 type tags read by the typed fast paths.
 const FLOAT: u8 = 3;
 const STRING: u8 = 4;
-const VECTOR2: u8 = 5;
-const VECTOR3: u8 = 9;
+pub(crate) const VECTOR2: u8 = 5;
+pub(crate) const VECTOR3: u8 = 9;
 
 pub(crate) fn config() -> Config {
     Config::new().dialect(Dialect::Godot4)
@@ -25,62 +25,88 @@ pub(crate) fn config() -> Config {
 pub(crate) fn encode(args: &[Variant], out: &mut Vec<u8>) -> Result<()> {
     let cfg = config();
     for (index, arg) in args.iter().enumerate() {
-        match *arg {
-            Variant::Bool(v) => out.push(BOOL | u8::from(v) << 7),
-            Variant::Int(v) => {
-                // The low bytes of the little-endian i64 are the narrower integer.
-                let mode = int_mode(v);
-                // Head and all 8 bytes in one fixed-size write, then cut to size (a
-                // write of 1 << mode bytes is a call to memcpy).
-                let mut b = [INT | mode << 6; 9];
-                b[1..].copy_from_slice(&v.to_le_bytes());
-                let end = out.len() + 1 + (1 << mode);
-                out.extend_from_slice(&b);
-                out.truncate(end);
-            }
-            // The usual arguments besides ints and bools, written here: half of a
-            // movement call's encode went to godot_bin's serializer around them.
-            Variant::Vector2(v) => put_floats(VECTOR2, [v.x, v.y], out),
-            Variant::Vector3(v) => put_floats(VECTOR3, [v.x, v.y, v.z], out),
-            // A String the engine reads back as it is (no NUL, no leading BOM): its
-            // header, length, bytes and padding, as godot_bin writes them, without the
-            // trip through `Variant`'s serializer (a chat call's encode 432 to 339
-            // instructions).
-            Variant::String(ref s) if plain_str(s) => {
-                let len = s.len();
-                out.extend_from_slice(&[STRING, 0, 0, 0]);
-                out.extend_from_slice(&(len as u32).to_le_bytes());
-                out.extend_from_slice(s.as_bytes());
-                out.extend_from_slice(&[0; 3][..(4 - len % 4) % 4]);
-            }
-            _ => {
-                let start = out.len();
-                // The receiving engine decodes arguments without full Objects. An
-                // error is told apart afterwards: the search for an Object in every
-                // value was a sixth of a state dictionary's encode.
-                cfg.to_vec_into(&NoObjects(arg), out).map_err(|e| {
-                    let source = if full_object(arg) {
-                        godot_bin::ErrorKind::ObjectsNotAllowed.into()
-                    } else {
-                        e
-                    };
-                    Error::at(ErrorKind::Argument { index, source }, start)
-                })?;
-            }
+        encode_one(&cfg, arg, index, out)?;
+    }
+    Ok(())
+}
+
+/// Appends argument `index`, `arg`, in the compressed form.
+#[inline(always)]
+pub(crate) fn encode_one(
+    cfg: &Config,
+    arg: &Variant,
+    index: usize,
+    out: &mut Vec<u8>,
+) -> Result<()> {
+    match *arg {
+        Variant::Bool(v) => put_bool(v, out),
+        Variant::Int(v) => put_int(v, out),
+        // The usual arguments besides ints and bools, written here: half of a
+        // movement call's encode went to godot_bin's serializer around them.
+        Variant::Vector2(v) => put_floats(VECTOR2, [v.x, v.y], out),
+        Variant::Vector3(v) => put_floats(VECTOR3, [v.x, v.y, v.z], out),
+        // A String the engine reads back as it is (no NUL, no leading BOM): its
+        // header, length, bytes and padding, as godot_bin writes them, without the
+        // trip through `Variant`'s serializer (a chat call's encode 432 to 339
+        // instructions).
+        Variant::String(ref s) if plain_str(s) => put_str(s, out),
+        _ => {
+            let start = out.len();
+            // The receiving engine decodes arguments without full Objects. An
+            // error is told apart afterwards: the search for an Object in every
+            // value was a sixth of a state dictionary's encode.
+            cfg.to_vec_into(&NoObjects(arg), out).map_err(|e| {
+                let source = if full_object(arg) {
+                    godot_bin::ErrorKind::ObjectsNotAllowed.into()
+                } else {
+                    e
+                };
+                Error::at(ErrorKind::Argument { index, source }, start)
+            })?;
         }
     }
     Ok(())
 }
 
+/// A compressed bool: its value in the type byte's top bit.
+#[inline]
+pub(crate) fn put_bool(v: bool, out: &mut Vec<u8>) {
+    out.push(BOOL | u8::from(v) << 7);
+}
+
+/// A compressed int in the engine's narrowest size.
+#[inline]
+pub(crate) fn put_int(v: i64, out: &mut Vec<u8>) {
+    // The low bytes of the little-endian i64 are the narrower integer.
+    let mode = int_mode(v);
+    // Head and all 8 bytes in one fixed-size write, then cut to size (a write of
+    // 1 << mode bytes is a call to memcpy).
+    let mut b = [INT | mode << 6; 9];
+    b[1..].copy_from_slice(&v.to_le_bytes());
+    let end = out.len() + 1 + (1 << mode);
+    out.extend_from_slice(&b);
+    out.truncate(end);
+}
+
+/// A String for which [`plain_str`] holds: header, length, bytes and padding.
+#[inline]
+pub(crate) fn put_str(s: &str, out: &mut Vec<u8>) {
+    let len = s.len();
+    out.extend_from_slice(&[STRING, 0, 0, 0]);
+    out.extend_from_slice(&(len as u32).to_le_bytes());
+    out.extend_from_slice(s.as_bytes());
+    out.extend_from_slice(&[0; 3][..(4 - len % 4) % 4]);
+}
+
 /// Whether godot_bin writes `s` as its bytes alone: no NUL (an error) and no leading
 /// BOM (written doubled), at most `i32::MAX` bytes.
-fn plain_str(s: &str) -> bool {
+pub(crate) fn plain_str(s: &str) -> bool {
     s.len() <= i32::MAX as usize && !s.starts_with('\u{feff}') && !s.as_bytes().contains(&0)
 }
 
 /// A plain single-precision math value: its header, then its floats (the bytes
 /// godot_bin writes for it, checked by `vectors_are_written_as_godot_bin_writes_them`).
-fn put_floats<const N: usize>(tag: u8, floats: [f32; N], out: &mut Vec<u8>) {
+pub(crate) fn put_floats<const N: usize>(tag: u8, floats: [f32; N], out: &mut Vec<u8>) {
     // One write of a fixed-size buffer (N is 2 or 3), not one per float.
     let mut b = [0u8; 16];
     b[0] = tag;

@@ -42,6 +42,7 @@
 #![warn(missing_docs)]
 
 mod args;
+mod args_ser;
 #[cfg(feature = "enet")]
 pub mod enet;
 mod error;

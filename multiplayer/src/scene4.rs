@@ -300,7 +300,7 @@ pub(crate) fn cstr(s: &str, out: &mut Vec<u8>) -> Result<()> {
 
 /// Whether the arguments go in the count-less form: none, or one PackedByteArray
 /// (which then is its bare bytes).
-fn bytes_only(args: &[Variant]) -> Option<&[u8]> {
+pub(crate) fn bytes_only(args: &[Variant]) -> Option<&[u8]> {
     match args {
         [] => Some(&[]),
         [Variant::PoolByteArray(b)] => Some(&b.0),
@@ -318,9 +318,33 @@ impl RemoteCall {
 }
 
 fn encode_call(call: &RemoteCall, out: &mut Vec<u8>) -> Result<()> {
+    match bytes_only(&call.args) {
+        Some(b) => write_call(&call.node, call.method, None, out, |out| {
+            out.extend_from_slice(b);
+            Ok(())
+        }),
+        None => {
+            let argc = u8::try_from(call.args.len())
+                .map_err(|_| Error::at(ErrorKind::TooLarge("more than 255 arguments"), 0))?;
+            write_call(&call.node, call.method, Some(argc), out, |out| {
+                args::encode(&call.args, out)
+            })
+        }
+    }
+}
+
+/// Appends a call of `method` of `node` whose arguments `args` writes: `argc` of them
+/// after their count, or (`None`) no arguments or one PackedByteArray's bare bytes.
+pub(crate) fn write_call(
+    node: &NodeRef,
+    method: u16,
+    argc: Option<u8>,
+    out: &mut Vec<u8>,
+    args: impl FnOnce(&mut Vec<u8>) -> Result<()>,
+) -> Result<()> {
     let start = out.len();
     // The meta byte is known once the sizes are.
-    let (size, id) = match &call.node {
+    let (size, id) = match node {
         NodeRef::Cached(id) | NodeRef::CachedWide(id) if *id & PATH_FLAG != 0 => {
             return Err(Error::at(
                 ErrorKind::TooLarge("a cache id with bit 31 set"),
@@ -335,14 +359,9 @@ fn encode_call(call: &RemoteCall, out: &mut Vec<u8>) -> Result<()> {
     let mut meta = REMOTE_CALL | size << NODE_ID_SHIFT;
     // The usual call (a one-byte cache id and method id, arguments to compress): its
     // four head bytes in one write.
-    if let (0, Ok(method), None, Ok(argc)) = (
-        size,
-        u8::try_from(call.method),
-        bytes_only(&call.args),
-        u8::try_from(call.args.len()),
-    ) {
+    if let (0, Ok(method), Some(argc)) = (size, u8::try_from(method), argc) {
         out.extend_from_slice(&[meta, id as u8, method, argc]);
-        return args::encode(&call.args, out);
+        return args(out);
     }
     out.push(0);
     match size {
@@ -350,26 +369,19 @@ fn encode_call(call: &RemoteCall, out: &mut Vec<u8>) -> Result<()> {
         1 => out.extend_from_slice(&(id as u16).to_le_bytes()),
         _ => out.extend_from_slice(&id.to_le_bytes()),
     }
-    if call.method <= 0xFF {
-        out.push(call.method as u8);
+    if method <= 0xFF {
+        out.push(method as u8);
     } else {
         meta |= METHOD_ID_16;
-        out.extend_from_slice(&call.method.to_le_bytes());
+        out.extend_from_slice(&method.to_le_bytes());
     }
-    match bytes_only(&call.args) {
-        Some(b) => {
-            meta |= BYTES_OR_NONE;
-            out.extend_from_slice(b);
-        }
-        None => {
-            let argc = u8::try_from(call.args.len())
-                .map_err(|_| Error::at(ErrorKind::TooLarge("more than 255 arguments"), 0))?;
-            out.push(argc);
-            args::encode(&call.args, out)?;
-        }
+    match argc {
+        None => meta |= BYTES_OR_NONE,
+        Some(argc) => out.push(argc),
     }
+    args(out)?;
     out[start] = meta;
-    if let NodeRef::Path(path) = &call.node {
+    if let NodeRef::Path(path) = node {
         let offset = u32::try_from(out.len() - start)
             .ok()
             .filter(|o| o & PATH_FLAG == 0)

@@ -15,7 +15,8 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::godot3;
 use crate::names::RpcNames;
 use crate::replication::Spawn;
-use crate::scene4::{NodeRef, Packet, RemoteCall, Sys};
+use crate::scene4::{self, NodeRef, Packet, Sys};
+use crate::{args, args_ser};
 
 /// Keyed per map from the OS's random source: ids and cache ids a peer chose cannot
 /// be picked to collide, and it hashes a 4-byte key in a fraction of SipHash's time.
@@ -304,6 +305,9 @@ pub struct Session {
     state: Map<i32, Peer>,
     transmits: VecDeque<Transmit>,
     events: VecDeque<Event>,
+    /// Where a call's arguments are written before its packets are: kept, so a
+    /// call allocates only the packets it queues.
+    scratch: Vec<u8>,
 }
 
 impl Session {
@@ -329,6 +333,7 @@ impl Session {
             state: Map::default(),
             transmits: VecDeque::new(),
             events: VecDeque::new(),
+            scratch: Vec::new(),
         }
     }
 
@@ -738,6 +743,26 @@ impl Session {
         args: &A,
         delivery: Delivery,
     ) -> Result<()> {
+        if self.protocol == Protocol::Godot4 {
+            // The usual arguments go from the Rust value to their bytes; others,
+            // and every error, the Variant way below.
+            let mut body = std::mem::take(&mut self.scratch);
+            body.clear();
+            let sent = args_ser::encode(args, &mut body).map(|argc| {
+                self.call4(
+                    target,
+                    node,
+                    method,
+                    (argc > 0).then_some(argc),
+                    &body,
+                    delivery,
+                )
+            });
+            self.scratch = body;
+            if let Some(r) = sent {
+                return r;
+            }
+        }
         let dialect = match self.protocol {
             Protocol::Godot4 => Dialect::Godot4,
             Protocol::Godot3 => Dialect::Godot3,
@@ -761,29 +786,60 @@ impl Session {
         args: Vec<Variant>,
         delivery: Delivery,
     ) -> Result<()> {
+        if self.protocol == Protocol::Godot4 {
+            let mut body = std::mem::take(&mut self.scratch);
+            body.clear();
+            let argc = match scene4::bytes_only(&args) {
+                Some(b) => {
+                    body.extend_from_slice(b);
+                    Ok(None)
+                }
+                None => u8::try_from(args.len())
+                    .map_err(|_| Error::at(ErrorKind::TooLarge("more than 255 arguments"), 0))
+                    .and_then(|argc| args::encode(&args, &mut body).map(|()| Some(argc))),
+            };
+            let r = argc.and_then(|argc| self.call4(target, node, method, argc, &body, delivery));
+            self.scratch = body;
+            return r;
+        }
         let index = self.node_index(node)?;
-        let method_id = self.scene.nodes[index]
+        self.scene.nodes[index]
             .1
             .id(method)
             .ok_or_else(|| Error::at(ErrorKind::UnknownMethodName(method.to_owned()), 0))?;
-        match self.protocol {
-            Protocol::Godot4 => self.send_to_node(target, index, delivery, |node| {
-                Packet::Call(RemoteCall {
-                    node,
-                    method: method_id,
-                    args: args.clone(),
-                })
-                .encode()
-            }),
-            Protocol::Godot3 => self.send_to_node(target, index, delivery, |node| {
-                godot3::Packet::Call(godot3::RemoteCall {
-                    node,
-                    method: method.to_owned(),
-                    args: args.clone(),
-                })
-                .encode()
-            }),
-        }
+        self.send_to_node(target, index, delivery, 64, |node, out| {
+            godot3::Packet::Call(godot3::RemoteCall {
+                node,
+                method: method.to_owned(),
+                args: args.clone(),
+            })
+            .encode_into(out)
+        })
+    }
+
+    /// A Godot 4 call of `method` of `node` whose arguments are written in `body`:
+    /// `argc` of them, or (`None`) none or one PackedByteArray's bare bytes.
+    fn call4(
+        &mut self,
+        target: Target,
+        node: &str,
+        method: &str,
+        argc: Option<u8>,
+        body: &[u8],
+        delivery: Delivery,
+    ) -> Result<()> {
+        let index = self.node_index(node)?;
+        let method = self.scene.nodes[index]
+            .1
+            .id(method)
+            .ok_or_else(|| Error::at(ErrorKind::UnknownMethodName(method.to_owned()), 0))?;
+        // The head takes at most 8 bytes.
+        self.send_to_node(target, index, delivery, body.len() + 8, |node, out| {
+            scene4::write_call(&node, method, argc, out, |out| {
+                out.extend_from_slice(body);
+                Ok(())
+            })
+        })
     }
 
     /// Godot 3's `rset()`: sets `property` of the node at `node` on `target`.
@@ -799,13 +855,13 @@ impl Session {
             return Err(Error::at(ErrorKind::Unexpected("rset outside Godot 3"), 0));
         }
         let index = self.node_index(node)?;
-        self.send_to_node(target, index, delivery, |node| {
+        self.send_to_node(target, index, delivery, 64, |node, out| {
             godot3::Packet::Set {
                 node,
                 property: property.to_owned(),
                 value: value.clone(),
             }
-            .encode()
+            .encode_into(out)
         })
     }
 
@@ -820,7 +876,10 @@ impl Session {
         let bytes = Packet::Spawn(spawn).encode()?;
         // The spawn names the spawner by its id whether or not it is confirmed yet:
         // the path goes first on the same reliable channel.
-        self.send_to_node(target, index, Delivery::default(), |_| Ok(bytes.clone()))
+        self.send_to_node(target, index, Delivery::default(), bytes.len(), |_, out| {
+            out.extend_from_slice(&bytes);
+            Ok(())
+        })
     }
 
     /// A despawn, sync or delta packet (Godot 4) to `target`: SYNC unreliable, the
@@ -902,61 +961,81 @@ impl Session {
             .ok_or_else(|| Error::at(ErrorKind::UnknownNode(node.to_owned()), 0))
     }
 
-    /// Sends what `encode` builds for the node at `index` to `target`, as the engine
-    /// does: the first packet to a peer sends the path to cache; the node goes by id
-    /// (Godot 4: in the narrowest field) only if every target has confirmed it, else
-    /// by path to those that have not and by a 4-byte id to those that have.
+    /// Sends what `encode` writes for the node at `index` (about `size` bytes) to
+    /// `target`, as the engine does: the first packet to a peer sends the path to
+    /// cache; the node goes by id (Godot 4: in the narrowest field) only if every
+    /// target has confirmed it, else by path to those that have not and by a 4-byte
+    /// id to those that have. The packets are written before anything is queued, so
+    /// one that cannot be written changes nothing.
     fn send_to_node(
         &mut self,
         target: Target,
         index: usize,
         delivery: Delivery,
-        encode: impl Fn(NodeRef) -> Result<Vec<u8>>,
+        size: usize,
+        encode: impl Fn(NodeRef, &mut Vec<u8>) -> Result<()>,
     ) -> Result<()> {
         let targets = self.targets(target)?;
         let cache_id = index as u32 + 1;
-        let (path, names) = &self.scene.nodes[index];
-        // Built only if some target has not had the path yet.
-        let first_time = targets.iter().any(|&p| self.sent(p, index) == Sent::Never);
-        let simplify = match self.protocol {
-            _ if !first_time => Vec::new(),
-            Protocol::Godot4 => Packet::SimplifyPath {
-                checksum: names.checksum().to_owned(),
-                id: cache_id,
-                path: path.clone(),
-            }
-            .encode()?,
-            Protocol::Godot3 => godot3::Packet::SimplifyPath {
-                id: cache_id,
-                path: path.clone(),
-            }
-            .encode()?,
-        };
-        let path = path.clone();
-        let mut all_confirmed = true;
+        let (mut first_time, mut all_confirmed) = (false, true);
         for &p in &targets {
-            let peer = self.peer_mut(p)?;
-            if peer.sent[index] == Sent::Never {
-                peer.sent[index] = Sent::Unconfirmed;
-                self.push(p, Delivery::default(), simplify.clone());
+            match self.sent(p, index) {
+                Sent::Never => (first_time, all_confirmed) = (true, false),
+                Sent::Unconfirmed => all_confirmed = false,
+                Sent::Confirmed => {}
             }
-            all_confirmed &= self.sent(p, index) == Sent::Confirmed;
         }
-        let cached = encode(if all_confirmed || self.protocol == Protocol::Godot3 {
-            NodeRef::Cached(cache_id)
-        } else {
-            NodeRef::CachedWide(cache_id)
-        })?;
-        let by_path = if all_confirmed {
-            Vec::new()
-        } else {
-            encode(NodeRef::Path(path))?
-        };
-        for p in targets {
-            let bytes = if self.sent(p, index) == Sent::Confirmed {
-                cached.clone()
+        let godot3 = self.protocol == Protocol::Godot3;
+        let (path, names) = &self.scene.nodes[index];
+        let mut cached = Vec::with_capacity(size);
+        encode(
+            if all_confirmed || godot3 {
+                NodeRef::Cached(cache_id)
             } else {
-                by_path.clone()
+                NodeRef::CachedWide(cache_id)
+            },
+            &mut cached,
+        )?;
+        let mut by_path = Vec::new();
+        if !all_confirmed {
+            by_path.reserve(size + path.len() + 1);
+            encode(NodeRef::Path(path.clone()), &mut by_path)?;
+        }
+        if first_time {
+            let simplify = if godot3 {
+                godot3::Packet::SimplifyPath {
+                    id: cache_id,
+                    path: path.clone(),
+                }
+                .encode()?
+            } else {
+                Packet::SimplifyPath {
+                    checksum: names.checksum().to_owned(),
+                    id: cache_id,
+                    path: path.clone(),
+                }
+                .encode()?
+            };
+            for &p in &targets {
+                let peer = self.peer_mut(p)?;
+                if peer.sent[index] == Sent::Never {
+                    peer.sent[index] = Sent::Unconfirmed;
+                    self.push(p, Delivery::default(), simplify.clone());
+                }
+            }
+        }
+        let last = targets.len().saturating_sub(1);
+        for (i, p) in targets.into_iter().enumerate() {
+            let packet = if all_confirmed || self.sent(p, index) == Sent::Confirmed {
+                &mut cached
+            } else {
+                &mut by_path
+            };
+            // The last target takes the packet itself.
+            let bytes = if i == last {
+                std::mem::take(packet)
+            } else {
+                packet.clone()
             };
             self.push(p, delivery, bytes);
         }

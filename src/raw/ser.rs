@@ -10,6 +10,7 @@ use super::known::{agrees, Choice, Known, LittleNul, LittleUtf8, Runtime};
 use super::marker::{variant_id, Marker};
 use crate::error::{Error, ErrorKind, Result};
 use crate::table::Layout;
+use crate::types::FloatBytes;
 
 /// Serializes values in the raw `StreamPeer` layout to any `io::Write` (a `Vec<u8>`
 /// among them), as it goes: every count is known before its items.
@@ -481,7 +482,7 @@ impl<'a, W: io::Write, K: Known, C: Tally<W>> ser::Serializer for &'a mut Serial
     ) -> Result<()> {
         if is_math(name) {
             // A math value's floats in one piece (see `types::math::ser_floats`).
-            return value.serialize(FloatBytes(self));
+            return value.serialize(FloatBytes(|v: &[u8]| self.floats(v)));
         }
         match Marker::lookup(name) {
             None => value.serialize(self),
@@ -690,81 +691,3 @@ macro_rules! fields {
     )*};
 }
 fields!(SerializeStruct, SerializeStructVariant);
-
-/// Takes a math value's floats, given as their little-endian bytes, and nothing else:
-/// the serializer of a math type's marker, so that no state says what comes next.
-struct FloatBytes<'a, W, K, C>(&'a mut Serializer<W, K, C>);
-
-#[cold]
-fn not_float_bytes() -> Error {
-    Error::new(ErrorKind::Message(
-        "a math value's newtype holds its floats' bytes".into(),
-    ))
-}
-
-/// The methods of [`FloatBytes`] that refuse what they are given.
-macro_rules! refuse {
-    ($($m:ident($($t:ty),*) -> $ok:ty;)*) => {$(
-        fn $m(self, $(_: $t),*) -> Result<$ok> {
-            Err(not_float_bytes())
-        }
-    )*};
-}
-
-impl<W: io::Write, K: Known, C: Tally<W>> ser::Serializer for FloatBytes<'_, W, K, C> {
-    type Ok = ();
-    type Error = Error;
-    type SerializeSeq = ser::Impossible<(), Error>;
-    type SerializeTuple = ser::Impossible<(), Error>;
-    type SerializeTupleStruct = ser::Impossible<(), Error>;
-    type SerializeTupleVariant = ser::Impossible<(), Error>;
-    type SerializeMap = ser::Impossible<(), Error>;
-    type SerializeStruct = ser::Impossible<(), Error>;
-    type SerializeStructVariant = ser::Impossible<(), Error>;
-
-    #[inline(always)]
-    fn serialize_bytes(self, v: &[u8]) -> Result<()> {
-        self.0.floats(v)
-    }
-    refuse! {
-        serialize_bool(bool) -> ();
-        serialize_i8(i8) -> ();
-        serialize_i16(i16) -> ();
-        serialize_i32(i32) -> ();
-        serialize_i64(i64) -> ();
-        serialize_u8(u8) -> ();
-        serialize_u16(u16) -> ();
-        serialize_u32(u32) -> ();
-        serialize_u64(u64) -> ();
-        serialize_f32(f32) -> ();
-        serialize_f64(f64) -> ();
-        serialize_char(char) -> ();
-        serialize_str(&str) -> ();
-        serialize_none() -> ();
-        serialize_unit() -> ();
-        serialize_unit_struct(&'static str) -> ();
-        serialize_unit_variant(&'static str, u32, &'static str) -> ();
-        serialize_seq(Option<usize>) -> Self::SerializeSeq;
-        serialize_tuple(usize) -> Self::SerializeTuple;
-        serialize_tuple_struct(&'static str, usize) -> Self::SerializeTupleStruct;
-        serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Self::SerializeTupleVariant;
-        serialize_map(Option<usize>) -> Self::SerializeMap;
-        serialize_struct(&'static str, usize) -> Self::SerializeStruct;
-        serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant;
-    }
-    fn serialize_some<T: ?Sized + Serialize>(self, _: &T) -> Result<()> {
-        Err(not_float_bytes())
-    }
-    fn serialize_newtype_struct<T: ?Sized + Serialize>(self, _: &'static str, _: &T) -> Result<()> {
-        Err(not_float_bytes())
-    }
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<()> {
-        Err(not_float_bytes())
-    }
-}

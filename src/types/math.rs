@@ -5,7 +5,9 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
-use serde::ser::{Serialize, SerializeTupleStruct, Serializer};
+use serde::ser::{self, Serialize, SerializeTupleStruct, Serializer};
+
+use crate::error::{Error, ErrorKind};
 
 /// A math type with a fixed number of `f32` on the wire, in wire order.
 pub(crate) trait Floats: Sized {
@@ -31,9 +33,12 @@ pub(crate) fn ser_floats<T: Floats, S: Serializer>(v: &T, s: S) -> Result<S::Ok,
     v.write(buf.as_mut());
     let buf = buf.as_ref();
     if cfg!(target_endian = "little")
-        && (crate::ser::is_serializer::<S>() || crate::raw::is_vec_serializer::<S>())
+        && (crate::ser::is_serializer::<S>()
+            || crate::raw::is_vec_serializer::<S>()
+            || crate::value::is_variant_serializer::<S>())
     {
-        // Ours (Variant or raw): the floats in one piece, not a field at a time.
+        // Ours (bytes, raw or `to_variant`): the floats in one piece, not a field at
+        // a time.
         return s.serialize_newtype_struct(T::MARKER, &WireFloats(buf));
     }
     let mut t = s.serialize_tuple_struct(T::MARKER, T::N)?;
@@ -51,6 +56,95 @@ impl Serialize for WireFloats<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_bytes(bytemuck::cast_slice(self.0))
     }
+}
+
+/// Takes a math value's floats, given as their little-endian bytes (`WireFloats`), to
+/// `F`, and refuses anything else: the serializer of a math type's marker in the
+/// serializers that take the floats in one piece.
+pub(crate) struct FloatBytes<F>(pub(crate) F);
+
+#[cold]
+fn not_float_bytes() -> Error {
+    Error::new(ErrorKind::Message(
+        "a math value's newtype holds its floats' bytes".into(),
+    ))
+}
+
+/// The methods of [`FloatBytes`] that refuse what they are given.
+macro_rules! refuse {
+    ($($m:ident($($t:ty),*) -> $ok:ty;)*) => {$(
+        fn $m(self, $(_: $t),*) -> Result<$ok, Error> {
+            Err(not_float_bytes())
+        }
+    )*};
+}
+
+impl<R, F: FnOnce(&[u8]) -> Result<R, Error>> Serializer for FloatBytes<F> {
+    type Ok = R;
+    type Error = Error;
+    type SerializeSeq = ser::Impossible<R, Error>;
+    type SerializeTuple = ser::Impossible<R, Error>;
+    type SerializeTupleStruct = ser::Impossible<R, Error>;
+    type SerializeTupleVariant = ser::Impossible<R, Error>;
+    type SerializeMap = ser::Impossible<R, Error>;
+    type SerializeStruct = ser::Impossible<R, Error>;
+    type SerializeStructVariant = ser::Impossible<R, Error>;
+
+    #[inline(always)]
+    fn serialize_bytes(self, v: &[u8]) -> Result<R, Error> {
+        (self.0)(v)
+    }
+    refuse! {
+        serialize_bool(bool) -> R;
+        serialize_i8(i8) -> R;
+        serialize_i16(i16) -> R;
+        serialize_i32(i32) -> R;
+        serialize_i64(i64) -> R;
+        serialize_u8(u8) -> R;
+        serialize_u16(u16) -> R;
+        serialize_u32(u32) -> R;
+        serialize_u64(u64) -> R;
+        serialize_f32(f32) -> R;
+        serialize_f64(f64) -> R;
+        serialize_char(char) -> R;
+        serialize_str(&str) -> R;
+        serialize_none() -> R;
+        serialize_unit() -> R;
+        serialize_unit_struct(&'static str) -> R;
+        serialize_unit_variant(&'static str, u32, &'static str) -> R;
+        serialize_seq(Option<usize>) -> Self::SerializeSeq;
+        serialize_tuple(usize) -> Self::SerializeTuple;
+        serialize_tuple_struct(&'static str, usize) -> Self::SerializeTupleStruct;
+        serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Self::SerializeTupleVariant;
+        serialize_map(Option<usize>) -> Self::SerializeMap;
+        serialize_struct(&'static str, usize) -> Self::SerializeStruct;
+        serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant;
+    }
+    fn serialize_some<T: ?Sized + Serialize>(self, _: &T) -> Result<R, Error> {
+        Err(not_float_bytes())
+    }
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: &T,
+    ) -> Result<R, Error> {
+        Err(not_float_bytes())
+    }
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<R, Error> {
+        Err(not_float_bytes())
+    }
+}
+
+/// A math value from its floats' little-endian bytes (`WireFloats`).
+#[inline]
+pub(crate) fn from_wire<T: Floats>(bytes: &[u8]) -> Result<T, Error> {
+    FloatsVisitor(PhantomData).visit_bytes(bytes)
 }
 
 struct FloatsVisitor<T>(PhantomData<T>);

@@ -14,7 +14,7 @@ pub(crate) use godot4::Ints;
 pub use godot4::{
     Callable, Projection, Rect2i, Signal, StringName, Vector2i, Vector3i, Vector4, Vector4i,
 };
-pub(crate) use math::Floats;
+pub(crate) use math::{from_wire, FloatBytes, Floats};
 pub use math::{Aabb, Basis, Color, Plane, Quat, Rect2, Transform, Transform2D, Vector2, Vector3};
 pub use node_path::NodePath;
 pub use pool::{

@@ -24,7 +24,7 @@ pub use display::VariantDisplay;
 pub(crate) use from_variant::VariantDeserializer;
 pub use object::Object;
 pub use resource::ResourceRef;
-pub(crate) use to_variant::VariantSerializer;
+pub(crate) use to_variant::{is_variant_serializer, VariantSerializer};
 pub use typed::{ContainerType, TypedArray, TypedDictionary};
 
 use crate::dialect::VariantType;

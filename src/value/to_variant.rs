@@ -14,7 +14,15 @@ use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::marker::Marker;
 use crate::ser::check_godot_str;
-use crate::types::PoolByteArray;
+use crate::table::{Layout, VariantType};
+use crate::types::{from_wire, FloatBytes, PoolByteArray};
+
+/// Whether `S` is [`VariantSerializer`], which takes a math value's floats in one
+/// piece as bytes (`types::math::ser_floats`).
+#[inline]
+pub(crate) fn is_variant_serializer<S: ?Sized>() -> bool {
+    typeid::of::<S>() == typeid::of::<VariantSerializer>()
+}
 
 /// Writes serde values as [`Variant`]s.
 pub(crate) struct VariantSerializer {
@@ -61,6 +69,26 @@ impl VariantSerializer {
         d.insert(variant, value);
         Variant::Dictionary(d)
     }
+}
+
+/// The math value of type `ty` whose floats' little-endian bytes are `b`.
+fn math(ty: VariantType, b: &[u8]) -> Result<Variant> {
+    use VariantType as T;
+    Ok(match ty {
+        T::Vector2 => Variant::Vector2(from_wire(b)?),
+        T::Rect2 => Variant::Rect2(from_wire(b)?),
+        T::Vector3 => Variant::Vector3(from_wire(b)?),
+        T::Transform2D => Variant::Transform2D(from_wire(b)?),
+        T::Plane => Variant::Plane(from_wire(b)?),
+        T::Quat => Variant::Quat(from_wire(b)?),
+        T::Aabb => Variant::Aabb(from_wire(b)?),
+        T::Basis => Variant::Basis(Box::new(from_wire(b)?)),
+        T::Transform => Variant::Transform(Box::new(from_wire(b)?)),
+        T::Color => Variant::Color(from_wire(b)?),
+        T::Vector4 => Variant::Vector4(from_wire(b)?),
+        T::Projection => Variant::Projection(Box::new(from_wire(b)?)),
+        _ => return Err(Error::new(ErrorKind::Message("not a math type".into()))),
+    })
 }
 
 fn out_of_range(v: i128) -> Error {
@@ -163,6 +191,17 @@ impl ser::Serializer for VariantSerializer {
         value: &T,
     ) -> Result<Variant> {
         match Marker::lookup(name) {
+            // A math value as its floats, without the trip through bytes; anything
+            // else under its name (or a type this dialect lacks) takes that trip,
+            // which gives the byte serializer's value or error.
+            Some(Marker::Type(ty))
+                if matches!(ty.layout(), Layout::Reals(_) | Layout::F32s(_))
+                    && self.cfg.dialect.id_of(ty).is_some() =>
+            {
+                value
+                    .serialize(FloatBytes(|b: &[u8]| math(ty, b)))
+                    .or_else(|_| self.via_bytes(&Newtype(name, value)))
+            }
             Some(_) => self.via_bytes(&Newtype(name, value)),
             None => value.serialize(self),
         }

@@ -1,0 +1,532 @@
+//! RPC arguments from a Rust value (usually a tuple) straight to their compressed
+//! Godot 4 bytes, with no `Variant` built: what [`Session::rpc`](crate::Session::rpc)
+//! sends. It writes only what gives exactly the bytes of the `Variant` route
+//! (`to_variant`, then `args::encode`): bools, integers, floats, strings the engine
+//! reads back as they are, `Vector2`, `Vector3`, nil, and options and newtypes of
+//! these. At anything else (a container, another Godot type, a string with a NUL or
+//! a leading BOM, any error) it gives up, and the caller takes the `Variant` route,
+//! which then gives that value's bytes or error.
+
+use std::fmt;
+
+use godot_bin::{Variant, VariantType};
+use serde::ser::{self, Impossible, Serialize, SerializeSeq, SerializeTuple, Serializer};
+
+use crate::args::{self, VECTOR2, VECTOR3};
+
+/// Appends the compressed arguments of `args` (without their count) to `out` and
+/// gives their count, or `None` when the `Variant` route must write them (`out` then
+/// holds a part to cut off).
+pub(crate) fn encode<A: Serialize + ?Sized>(args: &A, out: &mut Vec<u8>) -> Option<u8> {
+    args.serialize(List { out }).ok()
+}
+
+/// Why the writer stopped: the `Variant` route takes over, so nothing more is kept.
+#[derive(Debug)]
+pub(crate) struct GiveUp;
+
+impl fmt::Display for GiveUp {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("not written directly")
+    }
+}
+
+impl std::error::Error for GiveUp {}
+
+impl ser::Error for GiveUp {
+    fn custom<T: fmt::Display>(_: T) -> Self {
+        GiveUp
+    }
+}
+
+/// The methods of a serializer here that give up.
+macro_rules! give_up {
+    ($($m:ident($($t:ty),*) -> $r:ty;)*) => {$(
+        fn $m(self, $(_: $t),*) -> Result<$r, GiveUp> {
+            Err(GiveUp)
+        }
+    )*};
+}
+
+/// Whether a serde name is ordinary (not one of godot_bin's reserved names, which
+/// all start with `$`).
+fn ordinary(name: &str) -> bool {
+    !name.starts_with('$')
+}
+
+/// The whole argument list: a sequence, tuple or tuple struct of arguments; unit or
+/// `None` for none (as `to_variant` gives `Nil`); options and newtypes around these.
+struct List<'a> {
+    out: &'a mut Vec<u8>,
+}
+
+impl<'a> Serializer for List<'a> {
+    type Ok = u8;
+    type Error = GiveUp;
+    type SerializeSeq = Items<'a>;
+    type SerializeTuple = Items<'a>;
+    type SerializeTupleStruct = Items<'a>;
+    type SerializeTupleVariant = Impossible<u8, GiveUp>;
+    type SerializeMap = Impossible<u8, GiveUp>;
+    type SerializeStruct = Impossible<u8, GiveUp>;
+    type SerializeStructVariant = Impossible<u8, GiveUp>;
+
+    /// As godot_bin's serializer: Godot types write their binary form.
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+
+    fn serialize_unit(self) -> Result<u8, GiveUp> {
+        Ok(0)
+    }
+    fn serialize_none(self) -> Result<u8, GiveUp> {
+        Ok(0)
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> Result<u8, GiveUp> {
+        Ok(0)
+    }
+    fn serialize_some<T: ?Sized + Serialize>(self, v: &T) -> Result<u8, GiveUp> {
+        v.serialize(self)
+    }
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        name: &'static str,
+        v: &T,
+    ) -> Result<u8, GiveUp> {
+        if !ordinary(name) {
+            return Err(GiveUp);
+        }
+        v.serialize(self)
+    }
+    #[inline]
+    fn serialize_seq(self, _: Option<usize>) -> Result<Items<'a>, GiveUp> {
+        Ok(Items {
+            out: self.out,
+            count: 0,
+        })
+    }
+    #[inline]
+    fn serialize_tuple(self, _: usize) -> Result<Items<'a>, GiveUp> {
+        self.serialize_seq(None)
+    }
+    fn serialize_tuple_struct(self, name: &'static str, _: usize) -> Result<Items<'a>, GiveUp> {
+        if !ordinary(name) {
+            return Err(GiveUp);
+        }
+        self.serialize_seq(None)
+    }
+    give_up! {
+        serialize_bool(bool) -> u8;
+        serialize_i8(i8) -> u8;
+        serialize_i16(i16) -> u8;
+        serialize_i32(i32) -> u8;
+        serialize_i64(i64) -> u8;
+        serialize_u8(u8) -> u8;
+        serialize_u16(u16) -> u8;
+        serialize_u32(u32) -> u8;
+        serialize_u64(u64) -> u8;
+        serialize_f32(f32) -> u8;
+        serialize_f64(f64) -> u8;
+        serialize_char(char) -> u8;
+        serialize_str(&str) -> u8;
+        serialize_bytes(&[u8]) -> u8;
+        serialize_unit_variant(&'static str, u32, &'static str) -> u8;
+        serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Self::SerializeTupleVariant;
+        serialize_map(Option<usize>) -> Self::SerializeMap;
+        serialize_struct(&'static str, usize) -> Self::SerializeStruct;
+        serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant;
+    }
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<u8, GiveUp> {
+        Err(GiveUp)
+    }
+}
+
+/// The arguments, one after the other (at most 255, as a call's count byte holds).
+struct Items<'a> {
+    out: &'a mut Vec<u8>,
+    count: u8,
+}
+
+impl Items<'_> {
+    #[inline]
+    fn push<T: ?Sized + Serialize>(&mut self, v: &T) -> Result<(), GiveUp> {
+        self.count = self.count.checked_add(1).ok_or(GiveUp)?;
+        v.serialize(Arg { out: self.out })
+    }
+}
+
+impl SerializeSeq for Items<'_> {
+    type Ok = u8;
+    type Error = GiveUp;
+    #[inline]
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, v: &T) -> Result<(), GiveUp> {
+        self.push(v)
+    }
+    #[inline]
+    fn end(self) -> Result<u8, GiveUp> {
+        Ok(self.count)
+    }
+}
+
+impl SerializeTuple for Items<'_> {
+    type Ok = u8;
+    type Error = GiveUp;
+    #[inline]
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, v: &T) -> Result<(), GiveUp> {
+        self.push(v)
+    }
+    #[inline]
+    fn end(self) -> Result<u8, GiveUp> {
+        Ok(self.count)
+    }
+}
+
+impl ser::SerializeTupleStruct for Items<'_> {
+    type Ok = u8;
+    type Error = GiveUp;
+    #[inline]
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, v: &T) -> Result<(), GiveUp> {
+        self.push(v)
+    }
+    #[inline]
+    fn end(self) -> Result<u8, GiveUp> {
+        Ok(self.count)
+    }
+}
+
+/// One argument.
+struct Arg<'a> {
+    out: &'a mut Vec<u8>,
+}
+
+impl Arg<'_> {
+    /// What `args::encode` writes for `v` (a value that always encodes).
+    fn variant(self, v: &Variant) -> Result<(), GiveUp> {
+        args::encode_one(&args::config(), v, 0, self.out).map_err(|_| GiveUp)
+    }
+
+    #[inline]
+    fn int(self, v: i64) -> Result<(), GiveUp> {
+        args::put_int(v, self.out);
+        Ok(())
+    }
+}
+
+/// Integer types that always fit in a Godot int.
+macro_rules! ints {
+    ($($m:ident: $t:ty),*) => {$(
+        #[inline]
+        fn $m(self, v: $t) -> Result<(), GiveUp> {
+            self.int(v.into())
+        }
+    )*};
+}
+
+impl<'a> Serializer for Arg<'a> {
+    type Ok = ();
+    type Error = GiveUp;
+    type SerializeSeq = Impossible<(), GiveUp>;
+    type SerializeTuple = Impossible<(), GiveUp>;
+    type SerializeTupleStruct = Floats<'a>;
+    type SerializeTupleVariant = Impossible<(), GiveUp>;
+    type SerializeMap = Impossible<(), GiveUp>;
+    type SerializeStruct = Impossible<(), GiveUp>;
+    type SerializeStructVariant = Impossible<(), GiveUp>;
+
+    /// As godot_bin's serializer: Godot types write their binary form.
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+
+    #[inline]
+    fn serialize_bool(self, v: bool) -> Result<(), GiveUp> {
+        args::put_bool(v, self.out);
+        Ok(())
+    }
+    ints!(serialize_i8: i8, serialize_i16: i16, serialize_i32: i32, serialize_i64: i64,
+        serialize_u8: u8, serialize_u16: u16, serialize_u32: u32);
+    #[inline]
+    fn serialize_u64(self, v: u64) -> Result<(), GiveUp> {
+        self.int(i64::try_from(v).map_err(|_| GiveUp)?)
+    }
+    fn serialize_f32(self, v: f32) -> Result<(), GiveUp> {
+        self.variant(&Variant::Float(v.into()))
+    }
+    fn serialize_f64(self, v: f64) -> Result<(), GiveUp> {
+        self.variant(&Variant::Float(v))
+    }
+    fn serialize_char(self, v: char) -> Result<(), GiveUp> {
+        self.serialize_str(v.encode_utf8(&mut [0; 4]))
+    }
+    #[inline]
+    fn serialize_str(self, v: &str) -> Result<(), GiveUp> {
+        if !args::plain_str(v) {
+            return Err(GiveUp);
+        }
+        args::put_str(v, self.out);
+        Ok(())
+    }
+    fn serialize_none(self) -> Result<(), GiveUp> {
+        self.variant(&Variant::Nil)
+    }
+    fn serialize_unit(self) -> Result<(), GiveUp> {
+        self.variant(&Variant::Nil)
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> Result<(), GiveUp> {
+        self.variant(&Variant::Nil)
+    }
+    fn serialize_unit_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+    ) -> Result<(), GiveUp> {
+        self.serialize_str(variant)
+    }
+    fn serialize_some<T: ?Sized + Serialize>(self, v: &T) -> Result<(), GiveUp> {
+        v.serialize(self)
+    }
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        name: &'static str,
+        v: &T,
+    ) -> Result<(), GiveUp> {
+        if !ordinary(name) {
+            return Err(GiveUp);
+        }
+        v.serialize(self)
+    }
+    /// `Vector2` and `Vector3` come as their floats behind their serde names.
+    #[inline]
+    fn serialize_tuple_struct(self, name: &'static str, len: usize) -> Result<Floats<'a>, GiveUp> {
+        let tag = match (name, len) {
+            (n, 3) if n == VariantType::Vector3.serde_name() => VECTOR3,
+            (n, 2) if n == VariantType::Vector2.serde_name() => VECTOR2,
+            _ => return Err(GiveUp),
+        };
+        Ok(Floats {
+            out: self.out,
+            tag,
+            floats: [0.0; 3],
+            len: 0,
+        })
+    }
+    give_up! {
+        serialize_bytes(&[u8]) -> ();
+        serialize_seq(Option<usize>) -> Self::SerializeSeq;
+        serialize_tuple(usize) -> Self::SerializeTuple;
+        serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Self::SerializeTupleVariant;
+        serialize_map(Option<usize>) -> Self::SerializeMap;
+        serialize_struct(&'static str, usize) -> Self::SerializeStruct;
+        serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant;
+    }
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<(), GiveUp> {
+        Err(GiveUp)
+    }
+}
+
+/// A `Vector2` or `Vector3` argument's floats, written at its end.
+struct Floats<'a> {
+    out: &'a mut Vec<u8>,
+    tag: u8,
+    floats: [f32; 3],
+    len: usize,
+}
+
+impl ser::SerializeTupleStruct for Floats<'_> {
+    type Ok = ();
+    type Error = GiveUp;
+
+    #[inline]
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, v: &T) -> Result<(), GiveUp> {
+        let slot = self.floats.get_mut(self.len).ok_or(GiveUp)?;
+        *slot = v.serialize(F32)?;
+        self.len += 1;
+        Ok(())
+    }
+
+    #[inline]
+    fn end(self) -> Result<(), GiveUp> {
+        let [x, y, z] = self.floats;
+        match (self.tag, self.len) {
+            (VECTOR3, 3) => args::put_floats(VECTOR3, [x, y, z], self.out),
+            (VECTOR2, 2) => args::put_floats(VECTOR2, [x, y], self.out),
+            _ => return Err(GiveUp),
+        }
+        Ok(())
+    }
+}
+
+/// A math type's field: an `f32`, and nothing else.
+struct F32;
+
+impl Serializer for F32 {
+    type Ok = f32;
+    type Error = GiveUp;
+    type SerializeSeq = Impossible<f32, GiveUp>;
+    type SerializeTuple = Impossible<f32, GiveUp>;
+    type SerializeTupleStruct = Impossible<f32, GiveUp>;
+    type SerializeTupleVariant = Impossible<f32, GiveUp>;
+    type SerializeMap = Impossible<f32, GiveUp>;
+    type SerializeStruct = Impossible<f32, GiveUp>;
+    type SerializeStructVariant = Impossible<f32, GiveUp>;
+
+    /// As godot_bin's serializer: Godot types write their binary form.
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+
+    #[inline]
+    fn serialize_f32(self, v: f32) -> Result<f32, GiveUp> {
+        Ok(v)
+    }
+    give_up! {
+        serialize_bool(bool) -> f32;
+        serialize_i8(i8) -> f32;
+        serialize_i16(i16) -> f32;
+        serialize_i32(i32) -> f32;
+        serialize_i64(i64) -> f32;
+        serialize_u8(u8) -> f32;
+        serialize_u16(u16) -> f32;
+        serialize_u32(u32) -> f32;
+        serialize_u64(u64) -> f32;
+        serialize_f64(f64) -> f32;
+        serialize_char(char) -> f32;
+        serialize_str(&str) -> f32;
+        serialize_bytes(&[u8]) -> f32;
+        serialize_none() -> f32;
+        serialize_unit() -> f32;
+        serialize_unit_struct(&'static str) -> f32;
+        serialize_unit_variant(&'static str, u32, &'static str) -> f32;
+        serialize_seq(Option<usize>) -> Self::SerializeSeq;
+        serialize_tuple(usize) -> Self::SerializeTuple;
+        serialize_tuple_struct(&'static str, usize) -> Self::SerializeTupleStruct;
+        serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Self::SerializeTupleVariant;
+        serialize_map(Option<usize>) -> Self::SerializeMap;
+        serialize_struct(&'static str, usize) -> Self::SerializeStruct;
+        serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant;
+    }
+    fn serialize_some<T: ?Sized + Serialize>(self, _: &T) -> Result<f32, GiveUp> {
+        Err(GiveUp)
+    }
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: &T,
+    ) -> Result<f32, GiveUp> {
+        Err(GiveUp)
+    }
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<f32, GiveUp> {
+        Err(GiveUp)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use godot_bin::{Vector2, Vector3};
+    use quickcheck::QuickCheck;
+
+    /// The `Variant` route's bytes for `args` and their count, or `None` where it
+    /// fails (as `Session::rpc_with` takes it: `Nil` is no arguments).
+    fn via_variants<A: Serialize>(args: &A) -> Option<(usize, Vec<u8>)> {
+        let a = match args::config().to_variant(args) {
+            Ok(Variant::Array(a)) => a,
+            Ok(Variant::Nil) => Vec::new(),
+            _ => return None,
+        };
+        let mut out = Vec::new();
+        args::encode(&a, &mut out).ok()?;
+        Some((a.len(), out))
+    }
+
+    /// Writes `args` directly: `None` if it gave up, else whether it wrote what the
+    /// `Variant` route writes.
+    fn agrees<A: Serialize>(args: &A) -> Option<bool> {
+        let mut out = Vec::new();
+        let argc = encode(args, &mut out)?;
+        Some(via_variants(args) == Some((usize::from(argc), out)))
+    }
+
+    #[test]
+    fn rust_values_are_written_as_the_variant_route_writes_them() {
+        #[allow(clippy::too_many_arguments)]
+        fn prop(
+            b: bool,
+            i: i64,
+            u: u64,
+            bits: (u32, u32, u32),
+            d: f64,
+            s: String,
+            c: char,
+            o: Option<i16>,
+        ) -> bool {
+            let [x, y, z] = [bits.0, bits.1, bits.2].map(f32::from_bits);
+            let (v2, v3) = (Vector2::new(x, y), Vector3::new(x, y, z));
+            let plain = |s: &str| args::plain_str(s);
+            // Given up exactly where the Variant route is needed: a u64 no Godot int
+            // holds, a string the engine would not read back as it is.
+            let direct = u <= i64::MAX as u64 && plain(&s) && plain(c.encode_utf8(&mut [0; 4]));
+            let typed = (b, i, u, x, d, s.as_str(), c, o, v2, v3, (), i as u8);
+            let variants = vec![
+                Variant::Bool(b),
+                Variant::Int(i),
+                Variant::Float(d),
+                Variant::from(s.as_str()),
+                Variant::Vector2(v2),
+                Variant::Vector3(v3),
+                Variant::Nil,
+            ];
+            let always = plain(&s);
+            agrees(&typed) == direct.then_some(true)
+                && agrees(&variants) == always.then_some(true)
+                && agrees(&Some((v3, i, b))) == Some(true)
+                && agrees(&()) == Some(true)
+        }
+        QuickCheck::new().tests(2000).quickcheck(
+            prop as fn(bool, i64, u64, (u32, u32, u32), f64, String, char, Option<i16>) -> bool,
+        );
+    }
+
+    #[test]
+    fn containers_other_godot_types_and_non_lists_take_the_variant_route() {
+        let mut out = Vec::new();
+        assert_eq!(encode(&(1, vec![1, 2]), &mut out), None);
+        assert_eq!(
+            encode(&(godot_bin::Color::new(1.0, 0.0, 0.0, 1.0),), &mut out),
+            None
+        );
+        assert_eq!(encode(&(Variant::Array(vec![]),), &mut out), None);
+        // Binary, not human-readable: a NodePath is not its text.
+        assert_eq!(encode(&(godot_bin::NodePath::from("a/b"),), &mut out), None);
+        assert_eq!(encode(&(godot_bin::StringName::from("a"),), &mut out), None);
+        assert_eq!(
+            encode(&(godot_bin::PoolByteArray(vec![1]),), &mut out),
+            None
+        );
+        assert_eq!(encode(&5, &mut out), None);
+        assert_eq!(encode(&"a", &mut out), None);
+        let many: Vec<i32> = (0..256).collect();
+        assert_eq!(encode(&many, &mut out), None);
+        out.clear();
+        assert_eq!(encode(&many[..255], &mut out), Some(255));
+    }
+}
