@@ -103,9 +103,11 @@ fn rpc(c: &mut Criterion) {
 }
 
 /// The whole path, as a server runs it: a call packet from a peer into a `Session`
-/// and out as an `Event::Call` (`session_receive`), and `Session::rpc` with the
-/// arguments as a Rust tuple out as a `Transmit` (`session_send`), with the node's path
-/// cached both ways. The engine's counterpart is `bench_rpc_path.gd`.
+/// and out as an `Event::Call` (`session_receive`), or read in place by
+/// `Session::receive_call` into the handler's types (`session_receive_in_place`), and
+/// `Session::rpc` with the arguments as a Rust tuple out as a `Transmit`
+/// (`session_send`), with the node's path cached both ways. The engine's counterpart
+/// is `bench_rpc_path.gd`.
 fn session(c: &mut Criterion) {
     let (v1, v2) = (Vector3::new(12.5, 0.0, -3.25), Vector3::new(1.0, 0.0, 0.5));
     let mut server = Session::server(Scene::new().node("Game", METHODS));
@@ -132,6 +134,22 @@ fn session(c: &mut Criterion) {
                 match server.poll_event() {
                     Some(Event::Call(call)) => call,
                     e => panic!("{e:?}"),
+                }
+            })
+        });
+        g.bench_function("session_receive_in_place", |b| {
+            b.iter(|| {
+                let call = server
+                    .receive_call(2, Delivery::default(), black_box(&packet))
+                    .unwrap()
+                    .unwrap();
+                // What each handler takes its arguments as.
+                match call.method {
+                    "move" => drop(black_box(
+                        call.args.get::<(Vector3, Vector3, i64, bool)>().unwrap(),
+                    )),
+                    "chat" => drop(black_box(call.args.get::<(String, i64)>().unwrap())),
+                    _ => drop(black_box(call.args.get::<(Dictionary, i64)>().unwrap())),
                 }
             })
         });

@@ -61,12 +61,14 @@ ot = ours("move", "decode_typed")
 print(f"The move packet read in place to those types (CallRef::decode, Args::get): {ot:.0f} ns "
       f"({move_engine/ot:.1f}x the engine's bytes_to_var of the same arguments)")
 print()
-print("| arguments | bytes | send ns (crate / engine) | × | receive ns (crate / engine) | × |")
-print("|---|--:|--:|--:|--:|--:|")
+print("| arguments | bytes | send ns (crate / engine) | × | receive ns (crate / engine) | × | in place ns | × |")
+print("|---|--:|--:|--:|--:|--:|--:|--:|")
 for line in open(path):
     e = json.loads(line)
     case = e["case"]
     os_, or_ = ours(case, "session_send"), ours(case, "session_receive")
+    oi = ours(case, "session_receive_in_place")
     print(f"| {case} | {e['bytes']} | {os_:.0f} / {e['send_ns']:.0f} | {e['send_ns']/os_:.1f} "
-          f"| {or_:.0f} / {e['receive_ns']:.0f} | {e['receive_ns']/or_:.1f} |")
+          f"| {or_:.0f} / {e['receive_ns']:.0f} | {e['receive_ns']/or_:.1f} "
+          f"| {oi:.0f} | {e['receive_ns']/oi:.1f} |")
 PY

@@ -67,5 +67,5 @@ pub use replication::{Delta, DeltaEntry, Spawn, SpawnSource, Sync, SyncEntry, MA
 pub use replicator::{NodeId, Property, ReplicationMode, Replicator, Synchronizer, MAX_WATCHED};
 pub use scene4::{Args, CallRef, NodeRef, Packet, RemoteCall, Sys};
 pub use session::{
-    Call, Delivery, Event, Limits, Mode, Protocol, Scene, Session, Target, Transmit, SERVER,
+    Call, CallIn, Delivery, Event, Limits, Mode, Protocol, Scene, Session, Target, Transmit, SERVER,
 };

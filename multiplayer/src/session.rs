@@ -15,7 +15,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::godot3;
 use crate::names::RpcNames;
 use crate::replication::Spawn;
-use crate::scene4::{self, NodeRef, Packet, Sys};
+use crate::scene4::{self, Args, CallRef, NodeRef, Packet, Sys};
 use crate::{args, args_ser};
 
 /// Keyed per map from the OS's random source: ids and cache ids a peer chose cannot
@@ -248,6 +248,22 @@ impl Call {
     }
 }
 
+/// A remote call received by [`Session::receive_call`], read in place: the node and
+/// method as the scene names them, and the arguments as the packet holds them, to read
+/// with [`Args::get`] into the handler's own types (numbers, bools and vectors with no
+/// allocation) or with [`Args::to_variants`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CallIn<'a> {
+    /// The peer that called.
+    pub from: i32,
+    /// The node's path relative to the multiplayer root.
+    pub node: &'a str,
+    /// The method's name.
+    pub method: &'a str,
+    /// The arguments, not yet read.
+    pub args: Args<'a>,
+}
+
 /// Where one of our nodes stands with one peer's cache.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Sent {
@@ -465,6 +481,58 @@ impl Session {
             return Ok(());
         }
         self.receive_from(from, delivery, bytes)
+    }
+
+    /// [`receive`](Session::receive) for a hot loop: a Godot 4 remote call that `from`
+    /// made to this side comes back read in place, for the handler to take its
+    /// arguments from the packet, instead of as an [`Event::Call`] holding them as
+    /// `Variant`s. Anything else (other packets, calls relayed between clients, Godot 3
+    /// calls) is received as `receive` receives it, and gives `None`.
+    ///
+    /// `receive` refuses a call whose arguments do not decode; here that error comes
+    /// from reading them ([`Args::get`], [`Args::to_variants`]), and is the same error.
+    ///
+    /// ```
+    /// use godot_bin::Vector3;
+    /// use godot_bin_multiplayer::{Delivery, Scene, Session, Target};
+    /// let scene = || Scene::new().node("Game", ["move"]);
+    /// let (mut server, mut client) = (Session::server(scene()), Session::client(7, scene()));
+    /// server.connect(7);
+    /// client.connect(1);
+    /// client.rpc(Target::Peer(1), "Game", "move", &(Vector3::new(1.0, 2.0, 3.0), 5))?;
+    /// let (path, call) = (client.poll_transmit().unwrap(), client.poll_transmit().unwrap());
+    /// assert_eq!(server.receive_call(7, path.delivery, &path.bytes)?, None);
+    /// let call = server.receive_call(7, call.delivery, &call.bytes)?.unwrap();
+    /// assert_eq!((call.from, call.node, call.method), (7, "Game", "move"));
+    /// let (to, speed): (Vector3, u8) = call.args.get()?;
+    /// assert_eq!((to.z, speed), (3.0, 5));
+    /// # Ok::<(), godot_bin_multiplayer::Error>(())
+    /// ```
+    pub fn receive_call<'a>(
+        &'a mut self,
+        from: i32,
+        delivery: Delivery,
+        bytes: &'a [u8],
+    ) -> Result<Option<CallIn<'a>>> {
+        if self.protocol == Protocol::Godot4 && (self.is_server() || from == SERVER) {
+            if !self.is_peer(from) {
+                return Err(Error::at(ErrorKind::UnknownPeer(from), 0));
+            }
+            if let Some(call) = CallRef::decode(bytes)? {
+                let node = self.node_of(from, &call.node)?;
+                let (path, names) = &self.scene.nodes[node];
+                let method = names
+                    .name(call.method)
+                    .ok_or_else(|| Error::at(ErrorKind::UnknownMethod(call.method), 1))?;
+                return Ok(Some(CallIn {
+                    from,
+                    node: path,
+                    method,
+                    args: call.args,
+                }));
+            }
+        }
+        self.receive(from, delivery, bytes).map(|()| None)
     }
 
     /// At a client: a refused packet of another client is [`Event::Dropped`].

@@ -68,10 +68,12 @@ fn drain(s: &mut Session) -> (Vec<Transmit>, Vec<Event>) {
     (t, e)
 }
 
-/// Plays one side (`me`, talking to `peer`) through the whole engine log, making
-/// its calls with `Session::call` (Variants), or `Session::rpc` (any `Serialize`:
-/// godot_bin's Variants here, written directly where they are scalars and vectors).
-fn replay(me: i32, peer: i32, mine: &str, rpc: bool) {
+/// Plays one side (`me`, talking to `peer`) through the whole engine log: with
+/// `Session::call` (Variants) and `Session::receive`, or (`fast`) with
+/// `Session::rpc` (any `Serialize`: godot_bin's Variants here, written directly
+/// where they are scalars and vectors) and `Session::receive_call` (calls read in
+/// place, their arguments then read as Variants and as a typed Vec).
+fn replay(me: i32, peer: i32, mine: &str, fast: bool) {
     let mut s = if me == 1 {
         Session::server(scene())
     } else {
@@ -84,7 +86,7 @@ fn replay(me: i32, peer: i32, mine: &str, rpc: bool) {
         if let Some(method) = line.get("call").and_then(Value::as_str) {
             if line["to"] == peer {
                 let (target, args) = (Target::Peer(peer), args(&line));
-                if rpc {
+                if fast {
                     s.rpc_with(target, "Game", method, &args, delivery(method))
                 } else {
                     s.call(target, "Game", method, args, delivery(method))
@@ -101,6 +103,13 @@ fn replay(me: i32, peer: i32, mine: &str, rpc: bool) {
                     delivery: packet.1,
                     bytes: packet.2,
                 });
+            } else if fast {
+                if let Some(c) = s.receive_call(peer, packet.1, &packet.2).unwrap() {
+                    let typed: Vec<Variant> = c.args.get().unwrap();
+                    assert_eq!((c.from, c.node), (peer, "Game"));
+                    assert_eq!(typed, c.args.to_variants().unwrap(), "{}", c.method);
+                    calls.push((c.method.to_owned(), typed));
+                }
             } else {
                 s.receive(peer, packet.1, &packet.2).unwrap();
             }
@@ -110,6 +119,7 @@ fn replay(me: i32, peer: i32, mine: &str, rpc: bool) {
         for e in e {
             match e {
                 Event::Call(c) => {
+                    assert!(!fast, "receive_call gives every call in place");
                     assert_eq!((c.from, c.node.as_str()), (peer, "Game"));
                     // Typed arguments of every Godot 4 type: as a Vec<Variant>, the same.
                     let typed: Vec<Variant> = c.args().unwrap();
@@ -368,6 +378,18 @@ fn a_client_reaches_other_clients_through_the_relay() {
     assert_eq!(drain(&mut c).1, [Event::PeerDisconnected(6)]);
 }
 
+/// The error `receive_call` gives for `bytes` from peer 5, or reading the arguments
+/// of the call it gives: its kind and offset.
+fn in_place_error(bytes: &[u8]) -> (String, usize) {
+    let mut s = server_with(&[5, 6]);
+    let e = match s.receive_call(5, Delivery::default(), bytes) {
+        Err(e) => e,
+        Ok(Some(call)) => call.args.to_variants().unwrap_err(),
+        Ok(None) => panic!("received {}", hex::encode(bytes)),
+    };
+    (format!("{:?}", e.kind()), e.offset())
+}
+
 /// What a hostile client can send a server: each is refused with its kind and offset.
 #[test]
 fn hostile_packets_are_refused() {
@@ -436,7 +458,20 @@ fn hostile_packets_are_refused() {
             "{}",
             hex::encode(&bytes)
         );
+        let e = (format!("{:?}", e.kind()), e.offset());
+        assert_eq!(in_place_error(&bytes), e, "{}", hex::encode(&bytes));
     }
+    // A call by path whose one argument, an int, lacks its byte: refused by
+    // `receive`, and by reading the arguments of `receive_call`'s call.
+    let broken = b"\x20\x08\x00\x00\x80\x00\x01\x02Game\0";
+    let e = server_with(&[5, 6])
+        .receive(5, Delivery::default(), broken)
+        .unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::Truncated(_)), "{e}");
+    assert_eq!(
+        in_place_error(broken),
+        (format!("{:?}", e.kind()), e.offset())
+    );
     // A duplicate cache id, and a flood of them beyond the limit.
     let mut s = server_with(&[5]);
     s.receive(5, Delivery::default(), &simplify(1, "Game", &good))
