@@ -150,6 +150,10 @@ struct Synced {
     /// Per property, the round it last changed in (1 at first: every peer hears of
     /// every watched property once).
     changed: Vec<u64>,
+    /// Per property, its value when a sync last looked: a watched property changed
+    /// in a round if it differs then (set and set back between two syncs is no
+    /// change, as the engine's watchers see it).
+    watched: Vec<Variant>,
 }
 
 impl Default for Replicator {
@@ -239,10 +243,12 @@ impl Replicator {
             // As the engine's watchers, which count their first look as a change: a
             // peer's first delta after the spawn holds every watched property.
             let changed = vec![1; sync.values.len()];
+            let watched = sync.values.clone();
             syncs.push(Synced {
                 id: self.next_id()?,
                 sync,
                 changed,
+                watched,
             });
         }
         self.nodes.insert(
@@ -289,7 +295,8 @@ impl Replicator {
     }
 
     /// Sets a property: peers hear of it in the next sync (an "always" one), in the
-    /// next sync if it changed (a watched one), or in spawns from now on.
+    /// next sync if it differs then from what the sync before saw (a watched one), or
+    /// in spawns from now on.
     pub fn set(
         &mut self,
         node: NodeId,
@@ -297,7 +304,6 @@ impl Replicator {
         property: usize,
         value: Variant,
     ) -> Result<()> {
-        let round = self.round + 1;
         // Refused here, not in a later sync that would stop partway.
         encodable(&value)?;
         let s =
@@ -307,10 +313,7 @@ impl Replicator {
         let slot = s.sync.values.get_mut(property).ok_or_else(|| {
             config_error(format!("synchronizer {sync} has no property {property}"))
         })?;
-        if *slot != value {
-            *slot = value;
-            s.changed[property] = round;
-        }
+        *slot = value;
         Ok(())
     }
 
@@ -383,6 +386,16 @@ impl Replicator {
         self.forget_gone(session);
         self.round += 1;
         let round = self.round;
+        // The watched properties that differ from the last look changed this round.
+        for s in self.nodes.values_mut().flat_map(|r| &mut r.syncs) {
+            let config = s.sync.config.iter().zip(&s.sync.values);
+            for (i, (p, v)) in config.enumerate() {
+                if p.mode == ReplicationMode::OnChange && s.watched[i] != *v {
+                    s.watched[i] = v.clone();
+                    s.changed[i] = round;
+                }
+            }
+        }
         let mut too_large = None;
         // Each synchronizer's SYNC entry and its size, the same for every peer.
         let mut always: HashMap<u32, (SyncEntry, usize)> = HashMap::new();

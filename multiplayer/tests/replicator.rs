@@ -257,6 +257,28 @@ fn syncs_count_per_peer_and_deltas_carry_what_changed() {
     );
     r.sync(&mut session).unwrap();
     assert_eq!(to(5, &sent(&mut session)), [sync(3, 2.0)]);
+    // As the engine's watchers, which look at sync time: set and set back between
+    // two syncs is no change; the last of several values is what goes.
+    r.set(n, 0, 2, Variant::Int(7)).unwrap();
+    r.set(n, 0, 2, Variant::Int(30)).unwrap();
+    r.sync(&mut session).unwrap();
+    assert_eq!(to(5, &sent(&mut session)), [sync(4, 2.0)]);
+    r.set(n, 0, 3, Variant::Bool(true)).unwrap();
+    r.set(n, 0, 3, Variant::Bool(false)).unwrap();
+    r.set(n, 0, 2, Variant::Int(8)).unwrap();
+    r.set(n, 0, 2, Variant::Int(30)).unwrap();
+    r.set(n, 0, 2, Variant::Int(9)).unwrap();
+    r.sync(&mut session).unwrap();
+    assert_eq!(
+        to(5, &sent(&mut session)),
+        [sync(5, 2.0), delta(0b01, vec![Variant::Int(9)])]
+    );
+    r.set(n, 0, 2, Variant::Int(30)).unwrap();
+    r.sync(&mut session).unwrap();
+    assert_eq!(
+        to(5, &sent(&mut session)),
+        [sync(6, 2.0), delta(0b01, vec![Variant::Int(30)])]
+    );
 
     // A peer that joins later counts from 1 and hears of every watched property.
     session.connect(6);
@@ -267,7 +289,7 @@ fn syncs_count_per_peer_and_deltas_carry_what_changed() {
     let all = sent(&mut session);
     assert_eq!(
         to(5, &all),
-        [sync(4, 2.0), delta(0b01, vec![Variant::Int(29)])]
+        [sync(7, 2.0), delta(0b01, vec![Variant::Int(29)])]
     );
     assert_eq!(
         to(6, &all),
