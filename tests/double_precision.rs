@@ -92,4 +92,15 @@ fn godot3_double_is_refused() {
     let err = cfg.to_vec(&Vector2::new(1.0, 2.0)).unwrap_err();
     assert!(matches!(err.kind(), ErrorKind::Unrepresentable(_)));
     assert_eq!(cfg.to_vec(&1.5).unwrap(), to_vec(&1.5).unwrap());
+    // `to_variant` has the byte mapping: the same refusal, in Godot 2 too; a Color
+    // (always 32-bit floats) goes.
+    for cfg in [cfg, cfg.dialect(godot_bin::Dialect::Godot2)] {
+        let err = cfg.to_variant(&Vector2::new(1.0, 2.0)).unwrap_err();
+        assert!(matches!(err.kind(), ErrorKind::Unrepresentable(_)), "{err}");
+        let red = godot_bin::Color::new(1.0, 0.0, 0.0, 1.0);
+        assert_eq!(
+            cfg.to_variant(&red).unwrap(),
+            godot_bin::Variant::Color(red)
+        );
+    }
 }

@@ -3,9 +3,12 @@
 //! peer is gone; every packet it sends decodes and goes to a connected peer.
 //!
 //! Input: records of `[op][len][bytes...]`; op's low 2 bits pick the client
-//! (2, 3 or 4), op 0xF0.. disconnects or reconnects one instead.
+//! (2, 3 or 4), op 0xF0.. disconnects or reconnects one instead, 0xE0.. makes the
+//! server call, 0xD0.. receives the packet with `receive_call` (its call's
+//! arguments read as Variants and as a tuple).
 #![no_main]
 
+use godot_bin::{Variant, Vector3};
 use godot_bin_multiplayer::{Delivery, Event, Packet, Scene, Session, Target};
 use libfuzzer_sys::fuzz_target;
 
@@ -29,7 +32,22 @@ fuzz_target!(|data: &[u8]| {
             0xE => {
                 let _ = s.rpc(Target::Peer(peer), "Game", "one", &(n,));
                 let _ = s.rpc(Target::All, "Game/Chat", "say", &("hi",));
+                let v = Vector3::new(n as f32, -0.0, f32::NAN);
+                let _ = s.rpc(Target::Peer(peer), "Game", "two", &(v, true, Some(2.5f32), ()));
             }
+            0xD => match s.receive_call(peer, Delivery::default(), packet) {
+                Ok(Some(call)) => {
+                    assert_eq!(call.from, peer);
+                    let _ = call.args.to_variants();
+                    let _ = call.args.get::<(i64, String, Vector3)>();
+                    let _ = call.args.get::<Vec<Variant>>();
+                }
+                Ok(None) => {}
+                Err(e) => {
+                    s.refuse(peer, &e.to_string());
+                    assert!(s.peers().all(|p| p != peer));
+                }
+            },
             _ => {
                 if let Err(e) = s.receive(peer, Delivery::default(), packet) {
                     s.refuse(peer, &e.to_string());

@@ -489,8 +489,11 @@ impl Session {
     /// `Variant`s. Anything else (other packets, calls relayed between clients, Godot 3
     /// calls) is received as `receive` receives it, and gives `None`.
     ///
-    /// `receive` refuses a call whose arguments do not decode; here that error comes
-    /// from reading them ([`Args::get`], [`Args::to_variants`]), and is the same error.
+    /// A call to an unknown node or method is refused here, as `receive` refuses it.
+    /// Its arguments are read only when the handler reads them ([`Args::get`],
+    /// [`Args::to_variants`]): `receive` refuses a call whose arguments do not
+    /// decode, and reading them gives that error. (`receive` reads the arguments
+    /// first: of a call wrong in both, it names the arguments, this its node.)
     ///
     /// ```
     /// use godot_bin::Vector3;
@@ -854,35 +857,52 @@ impl Session {
         args: Vec<Variant>,
         delivery: Delivery,
     ) -> Result<()> {
-        if self.protocol == Protocol::Godot4 {
-            let mut body = std::mem::take(&mut self.scratch);
-            body.clear();
-            let argc = match scene4::bytes_only(&args) {
-                Some(b) => {
-                    body.extend_from_slice(b);
-                    Ok(None)
-                }
-                None => u8::try_from(args.len())
-                    .map_err(|_| Error::at(ErrorKind::TooLarge("more than 255 arguments"), 0))
-                    .and_then(|argc| args::encode(&args, &mut body).map(|()| Some(argc))),
-            };
-            let r = argc.and_then(|argc| self.call4(target, node, method, argc, &body, delivery));
-            self.scratch = body;
-            return r;
-        }
         let index = self.node_index(node)?;
+        let method_id = self.method_id(index, method)?;
+        if self.protocol == Protocol::Godot3 {
+            return self.send_to_node(target, index, delivery, 64, |node, out| {
+                godot3::Packet::Call(godot3::RemoteCall {
+                    node,
+                    method: method.to_owned(),
+                    args: args.clone(),
+                })
+                .encode_into(out)
+            });
+        }
+        // An unknown peer is told before what is wrong with the arguments.
+        if let Target::Peer(p) = target {
+            if !self.is_peer(p) {
+                return Err(Error::at(ErrorKind::UnknownPeer(p), 0));
+            }
+        }
+        let mut body = std::mem::take(&mut self.scratch);
+        body.clear();
+        let argc = match scene4::bytes_only(&args) {
+            Some(b) => {
+                body.extend_from_slice(b);
+                Ok(None)
+            }
+            None => u8::try_from(args.len())
+                .map_err(|_| Error::at(ErrorKind::TooLarge("more than 255 arguments"), 0))
+                .and_then(|argc| {
+                    args::encode(&args, &mut body)
+                        // No packet was written: errors of encoding are at 0.
+                        .map_err(|e| e.placed(0))
+                        .map(|()| Some(argc))
+                }),
+        };
+        let r =
+            argc.and_then(|argc| self.send_call(target, index, method_id, argc, &body, delivery));
+        self.scratch = body;
+        r
+    }
+
+    /// The method id of `method` of the node at `index`.
+    fn method_id(&self, index: usize, method: &str) -> Result<u16> {
         self.scene.nodes[index]
             .1
             .id(method)
-            .ok_or_else(|| Error::at(ErrorKind::UnknownMethodName(method.to_owned()), 0))?;
-        self.send_to_node(target, index, delivery, 64, |node, out| {
-            godot3::Packet::Call(godot3::RemoteCall {
-                node,
-                method: method.to_owned(),
-                args: args.clone(),
-            })
-            .encode_into(out)
-        })
+            .ok_or_else(|| Error::at(ErrorKind::UnknownMethodName(method.to_owned()), 0))
     }
 
     /// A Godot 4 call of `method` of `node` whose arguments are written in `body`:
@@ -897,10 +917,20 @@ impl Session {
         delivery: Delivery,
     ) -> Result<()> {
         let index = self.node_index(node)?;
-        let method = self.scene.nodes[index]
-            .1
-            .id(method)
-            .ok_or_else(|| Error::at(ErrorKind::UnknownMethodName(method.to_owned()), 0))?;
+        let method = self.method_id(index, method)?;
+        self.send_call(target, index, method, argc, body, delivery)
+    }
+
+    /// [`Session::call4`] for a node and method found.
+    fn send_call(
+        &mut self,
+        target: Target,
+        index: usize,
+        method: u16,
+        argc: Option<u8>,
+        body: &[u8],
+        delivery: Delivery,
+    ) -> Result<()> {
         // The head takes at most 8 bytes.
         self.send_to_node(target, index, delivery, body.len() + 8, |node, out| {
             scene4::write_call(&node, method, argc, out, |out| {

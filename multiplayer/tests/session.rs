@@ -566,6 +566,30 @@ fn rpc_refuses_what_it_cannot_send() {
         kind(s.rpc(Target::Peer(5), "Game", "one", &5)),
         "NotArguments"
     );
+    // What is wrong with the call is told before what is wrong with its arguments,
+    // which come with offset 0 (no packet was written).
+    let bad = || vec![Variant::Int(1), Variant::from("a\0")];
+    let d = Delivery::default();
+    assert_eq!(
+        kind(s.call(Target::All, "Nope", "one", bad(), d)),
+        "UnknownNode(\"Nope\")"
+    );
+    assert_eq!(
+        kind(s.call(Target::All, "Game", "nope", bad(), d)),
+        "UnknownMethodName(\"nope\")"
+    );
+    assert_eq!(
+        kind(s.call(Target::Peer(9), "Game", "one", bad(), d)),
+        "UnknownPeer(9)"
+    );
+    let e = s
+        .call(Target::Peer(5), "Game", "one", bad(), d)
+        .unwrap_err();
+    assert!(
+        matches!(e.kind(), ErrorKind::Argument { index: 1, .. }),
+        "{e}"
+    );
+    assert_eq!(e.offset(), 0);
     // Nothing goes out for a call that cannot be written, not even the path.
     assert!(kind(s.rpc(Target::Peer(5), "Game", "one", &(1, "a\0b"))).starts_with("Argument"));
     assert_eq!(s.poll_transmit(), None);

@@ -9,7 +9,7 @@
 use serde::ser::{self, Serialize};
 
 use super::{Dictionary, Variant};
-use crate::config::Config;
+use crate::config::{Config, Precision};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::marker::Marker;
@@ -192,11 +192,15 @@ impl ser::Serializer for VariantSerializer {
     ) -> Result<Variant> {
         match Marker::lookup(name) {
             // A math value as its floats, without the trip through bytes; anything
-            // else under its name (or a type this dialect lacks) takes that trip,
-            // which gives the byte serializer's value or error.
+            // else under its name (or a type this dialect lacks, or doubles it
+            // cannot encode) takes that trip, which gives the byte serializer's value
+            // or error.
             Some(Marker::Type(ty))
                 if matches!(ty.layout(), Layout::Reals(_) | Layout::F32s(_))
-                    && self.cfg.dialect.id_of(ty).is_some() =>
+                    && self.cfg.dialect.id_of(ty).is_some()
+                    && (self.cfg.precision == Precision::Single
+                        || self.cfg.dialect == Dialect::Godot4
+                        || !ty.has_reals()) =>
             {
                 value
                     .serialize(FloatBytes(|b: &[u8]| math(ty, b)))
