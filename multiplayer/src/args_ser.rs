@@ -39,8 +39,45 @@ impl ser::Error for GiveUp {
     }
 }
 
-/// The methods of a serializer here that give up.
+/// The methods of a serializer here that give up; `@common` those every one gives
+/// up at (enums with data, maps and structs), `@scalars` the scalars but `f32` and
+/// unit, for a serializer whose `Ok` is `$ok`.
 macro_rules! give_up {
+    (@scalars $ok:ty) => {
+        give_up! {
+            serialize_bool(bool) -> $ok;
+            serialize_i8(i8) -> $ok;
+            serialize_i16(i16) -> $ok;
+            serialize_i32(i32) -> $ok;
+            serialize_i64(i64) -> $ok;
+            serialize_u8(u8) -> $ok;
+            serialize_u16(u16) -> $ok;
+            serialize_u32(u32) -> $ok;
+            serialize_u64(u64) -> $ok;
+            serialize_f64(f64) -> $ok;
+            serialize_char(char) -> $ok;
+            serialize_str(&str) -> $ok;
+            serialize_bytes(&[u8]) -> $ok;
+            serialize_unit_variant(&'static str, u32, &'static str) -> $ok;
+        }
+    };
+    (@common $ok:ty) => {
+        give_up! {
+            serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Self::SerializeTupleVariant;
+            serialize_map(Option<usize>) -> Self::SerializeMap;
+            serialize_struct(&'static str, usize) -> Self::SerializeStruct;
+            serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant;
+        }
+        fn serialize_newtype_variant<T: ?Sized + Serialize>(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: &T,
+        ) -> Result<$ok, GiveUp> {
+            Err(GiveUp)
+        }
+    };
     ($($m:ident($($t:ty),*) -> $r:ty;)*) => {$(
         fn $m(self, $(_: $t),*) -> Result<$r, GiveUp> {
             Err(GiveUp)
@@ -116,35 +153,10 @@ impl<'a> Serializer for List<'a> {
         self.serialize_seq(None)
     }
     give_up! {
-        serialize_bool(bool) -> u8;
-        serialize_i8(i8) -> u8;
-        serialize_i16(i16) -> u8;
-        serialize_i32(i32) -> u8;
-        serialize_i64(i64) -> u8;
-        serialize_u8(u8) -> u8;
-        serialize_u16(u16) -> u8;
-        serialize_u32(u32) -> u8;
-        serialize_u64(u64) -> u8;
         serialize_f32(f32) -> u8;
-        serialize_f64(f64) -> u8;
-        serialize_char(char) -> u8;
-        serialize_str(&str) -> u8;
-        serialize_bytes(&[u8]) -> u8;
-        serialize_unit_variant(&'static str, u32, &'static str) -> u8;
-        serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Self::SerializeTupleVariant;
-        serialize_map(Option<usize>) -> Self::SerializeMap;
-        serialize_struct(&'static str, usize) -> Self::SerializeStruct;
-        serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant;
     }
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<u8, GiveUp> {
-        Err(GiveUp)
-    }
+    give_up!(@scalars u8);
+    give_up!(@common u8);
 }
 
 /// The arguments, one after the other (at most 255, as a call's count byte holds).
@@ -161,43 +173,27 @@ impl Items<'_> {
     }
 }
 
-impl SerializeSeq for Items<'_> {
-    type Ok = u8;
-    type Error = GiveUp;
-    #[inline]
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, v: &T) -> Result<(), GiveUp> {
-        self.push(v)
-    }
-    #[inline]
-    fn end(self) -> Result<u8, GiveUp> {
-        Ok(self.count)
-    }
+/// The three kinds of list, each an element at a time.
+macro_rules! items {
+    ($($tr:path, $m:ident;)*) => {$(
+        impl $tr for Items<'_> {
+            type Ok = u8;
+            type Error = GiveUp;
+            #[inline]
+            fn $m<T: ?Sized + Serialize>(&mut self, v: &T) -> Result<(), GiveUp> {
+                self.push(v)
+            }
+            #[inline]
+            fn end(self) -> Result<u8, GiveUp> {
+                Ok(self.count)
+            }
+        }
+    )*};
 }
-
-impl SerializeTuple for Items<'_> {
-    type Ok = u8;
-    type Error = GiveUp;
-    #[inline]
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, v: &T) -> Result<(), GiveUp> {
-        self.push(v)
-    }
-    #[inline]
-    fn end(self) -> Result<u8, GiveUp> {
-        Ok(self.count)
-    }
-}
-
-impl ser::SerializeTupleStruct for Items<'_> {
-    type Ok = u8;
-    type Error = GiveUp;
-    #[inline]
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, v: &T) -> Result<(), GiveUp> {
-        self.push(v)
-    }
-    #[inline]
-    fn end(self) -> Result<u8, GiveUp> {
-        Ok(self.count)
-    }
+items! {
+    SerializeSeq, serialize_element;
+    SerializeTuple, serialize_element;
+    ser::SerializeTupleStruct, serialize_field;
 }
 
 /// One argument.
@@ -321,20 +317,8 @@ impl<'a> Serializer for Arg<'a> {
         serialize_bytes(&[u8]) -> ();
         serialize_seq(Option<usize>) -> Self::SerializeSeq;
         serialize_tuple(usize) -> Self::SerializeTuple;
-        serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Self::SerializeTupleVariant;
-        serialize_map(Option<usize>) -> Self::SerializeMap;
-        serialize_struct(&'static str, usize) -> Self::SerializeStruct;
-        serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant;
     }
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<(), GiveUp> {
-        Err(GiveUp)
-    }
+    give_up!(@common ());
 }
 
 /// A `Vector2` or `Vector3` argument's floats, written at its end.
@@ -401,46 +385,21 @@ impl Serializer for F32 {
     fn serialize_f32(self, v: f32) -> Result<f32, GiveUp> {
         Ok(v)
     }
+    give_up!(@scalars f32);
+    give_up!(@common f32);
     give_up! {
-        serialize_bool(bool) -> f32;
-        serialize_i8(i8) -> f32;
-        serialize_i16(i16) -> f32;
-        serialize_i32(i32) -> f32;
-        serialize_i64(i64) -> f32;
-        serialize_u8(u8) -> f32;
-        serialize_u16(u16) -> f32;
-        serialize_u32(u32) -> f32;
-        serialize_u64(u64) -> f32;
-        serialize_f64(f64) -> f32;
-        serialize_char(char) -> f32;
-        serialize_str(&str) -> f32;
-        serialize_bytes(&[u8]) -> f32;
         serialize_none() -> f32;
         serialize_unit() -> f32;
         serialize_unit_struct(&'static str) -> f32;
-        serialize_unit_variant(&'static str, u32, &'static str) -> f32;
         serialize_seq(Option<usize>) -> Self::SerializeSeq;
         serialize_tuple(usize) -> Self::SerializeTuple;
         serialize_tuple_struct(&'static str, usize) -> Self::SerializeTupleStruct;
-        serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Self::SerializeTupleVariant;
-        serialize_map(Option<usize>) -> Self::SerializeMap;
-        serialize_struct(&'static str, usize) -> Self::SerializeStruct;
-        serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant;
     }
     fn serialize_some<T: ?Sized + Serialize>(self, _: &T) -> Result<f32, GiveUp> {
         Err(GiveUp)
     }
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,
-        _: &'static str,
-        _: &T,
-    ) -> Result<f32, GiveUp> {
-        Err(GiveUp)
-    }
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        _: u32,
         _: &'static str,
         _: &T,
     ) -> Result<f32, GiveUp> {

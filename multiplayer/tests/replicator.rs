@@ -59,6 +59,18 @@ fn to(peer: i32, all: &[(i32, bool, Packet)]) -> Vec<Packet> {
         .collect()
 }
 
+/// A node name the engine would refuse, and a spawner the scene does not have.
+fn refuses_a_bad_name_and_spawner(r: &mut Replicator, session: &mut Session) {
+    let e = r
+        .spawn(session, SPAWNER, "a/b", SpawnSource::Scene(0), vec![])
+        .unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::NodeName(_)), "{e}");
+    let e = r
+        .spawn(session, "Game/Nowhere", "A", SpawnSource::Scene(0), vec![])
+        .unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::UnknownNode(_)), "{e}");
+}
+
 fn spawn_of(net_id: u32, name: &str, source: SpawnSource, state: Vec<Variant>) -> Packet {
     Packet::Spawn(Spawn {
         source,
@@ -394,20 +406,7 @@ fn configs_that_do_not_fit_are_refused() {
     assert!(matches!(e.kind(), ErrorKind::ReplicationConfig(_)), "{e}");
     // A node the engine would refuse is not kept.
     session.connect(5);
-    let e = r
-        .spawn(&mut session, SPAWNER, "a/b", SpawnSource::Scene(0), vec![])
-        .unwrap_err();
-    assert!(matches!(e.kind(), ErrorKind::NodeName(_)), "{e}");
-    let e = r
-        .spawn(
-            &mut session,
-            "Game/Nowhere",
-            "A",
-            SpawnSource::Scene(0),
-            vec![],
-        )
-        .unwrap_err();
-    assert!(matches!(e.kind(), ErrorKind::UnknownNode(_)), "{e}");
+    refuses_a_bad_name_and_spawner(&mut r, &mut session);
     r.sync(&mut session).unwrap();
     assert!(sent(&mut session)
         .iter()
@@ -546,20 +545,7 @@ fn any_sequence_keeps_peers_in_step_with_visibility() {
 fn spawns_are_checked_without_peers_and_dropped_peers_are_forgotten() {
     let mut session = server();
     let mut r = Replicator::new();
-    let e = r
-        .spawn(&mut session, SPAWNER, "a/b", SpawnSource::Scene(0), vec![])
-        .unwrap_err();
-    assert!(matches!(e.kind(), ErrorKind::NodeName(_)), "{e}");
-    let e = r
-        .spawn(
-            &mut session,
-            "Game/Nowhere",
-            "A",
-            SpawnSource::Scene(0),
-            vec![],
-        )
-        .unwrap_err();
-    assert!(matches!(e.kind(), ErrorKind::UnknownNode(_)), "{e}");
+    refuses_a_bad_name_and_spawner(&mut r, &mut session);
     let n = r
         .spawn(
             &mut session,
