@@ -154,9 +154,15 @@ impl Config {
 /// Encoding and decoding with these settings (the crate-root functions use the defaults).
 impl Config {
     /// Encodes `value` with these settings.
+    ///
+    /// The output starts with as much room as this thread's recent outputs took (the
+    /// smaller of the last two), so encoding a value of about the same size each tick
+    /// allocates once, without growing; a small value after large ones is given back
+    /// the room it does not use. [`Config::to_vec_into`] reuses one buffer instead.
     pub fn to_vec<T: ?Sized + Serialize>(&self, value: &T) -> Result<Vec<u8>> {
-        let mut out = Vec::with_capacity(128);
+        let mut out = Vec::with_capacity(crate::ser::capacity::start());
         value.serialize(&mut Serializer::with_config(&mut out, *self))?;
+        crate::ser::capacity::finish(&mut out);
         Ok(out)
     }
 

@@ -1,5 +1,6 @@
 //! Serde `Serializer` producing Godot Variant bytes.
 
+pub(crate) mod capacity;
 mod payload;
 
 use std::io;
