@@ -1,0 +1,151 @@
+//! The world snapshot's typed goals as paired ratios: godot_bin and postcard run in
+//! turn, one operation each, inside the same criterion sample, so both meet the same
+//! moment of this machine (whose speed swings by a third from minute to minute, which
+//! moves two benchmarks timed one after the other apart). Each sample gives a ratio,
+//! godot_bin's time over postcard's (the goals' measure); the table printed at the end gives their median
+//! and quartiles.
+//!
+//! `cargo bench --bench paired` (criterion's options after `--`); criterion's own
+//! lines time godot_bin alone, postcard's time running beside it.
+
+use std::cell::RefCell;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use godot_bin::{PoolStringArray, Quat, Vector3};
+use serde::{Deserialize, Serialize};
+
+include!("common/world_data.rs");
+
+thread_local! {
+    /// Per sample of each pair: (godot_bin's time, postcard's time).
+    static SAMPLES: RefCell<Vec<(&'static str, Duration, Duration)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Times `ours` and `theirs` in turn, `iters` times each, the order swapped every
+/// iteration; criterion is given godot_bin's time, the pair's are kept.
+fn paired(
+    name: &'static str,
+    iters: u64,
+    mut ours: impl FnMut(),
+    mut theirs: impl FnMut(),
+) -> Duration {
+    let (mut a, mut b) = (Duration::ZERO, Duration::ZERO);
+    for i in 0..iters {
+        if i % 2 == 0 {
+            let t = Instant::now();
+            ours();
+            a += t.elapsed();
+            let t = Instant::now();
+            theirs();
+            b += t.elapsed();
+        } else {
+            let t = Instant::now();
+            theirs();
+            b += t.elapsed();
+            let t = Instant::now();
+            ours();
+            a += t.elapsed();
+        }
+    }
+    SAMPLES.with(|s| s.borrow_mut().push((name, a, b)));
+    a
+}
+
+fn bench(c: &mut Criterion) {
+    let w = world();
+    let g = godot_bin::to_vec(&w).unwrap();
+    let p = postcard::to_allocvec(&w).unwrap();
+    assert!(same(&godot_bin::from_slice(&g).unwrap(), &w));
+    assert!(same(
+        &godot_bin::from_slice(&g).unwrap(),
+        &postcard::from_bytes(&p).unwrap()
+    ));
+    let mut group = c.benchmark_group("paired");
+    group.bench_function("encode", |b| {
+        b.iter_custom(|n| {
+            paired(
+                "encode (to_vec, to_allocvec)",
+                n,
+                || drop(black_box(godot_bin::to_vec(black_box(&w)).unwrap())),
+                || drop(black_box(postcard::to_allocvec(black_box(&w)).unwrap())),
+            )
+        })
+    });
+    group.bench_function("decode", |b| {
+        b.iter_custom(|n| {
+            paired(
+                "decode",
+                n,
+                || {
+                    drop(black_box(
+                        godot_bin::from_slice::<World>(black_box(&g)).unwrap(),
+                    ))
+                },
+                || {
+                    drop(black_box(
+                        postcard::from_bytes::<World>(black_box(&p)).unwrap(),
+                    ))
+                },
+            )
+        })
+    });
+    group.bench_function("decode_borrowed", |b| {
+        b.iter_custom(|n| {
+            paired(
+                "decode, borrowed `&str`",
+                n,
+                || {
+                    drop(black_box(
+                        godot_bin::from_slice::<WorldRef>(black_box(&g)).unwrap(),
+                    ))
+                },
+                || {
+                    drop(black_box(
+                        postcard::from_bytes::<WorldRef>(black_box(&p)).unwrap(),
+                    ))
+                },
+            )
+        })
+    });
+    group.finish();
+    report();
+}
+
+/// The `q` quantile of sorted `v` (nearest rank).
+fn quantile(v: &[f64], q: f64) -> f64 {
+    v[((v.len() - 1) as f64 * q).round() as usize]
+}
+
+fn report() {
+    let samples = SAMPLES.with(|s| std::mem::take(&mut *s.borrow_mut()));
+    println!();
+    println!(
+        "| world snapshot, paired | godot_bin time / postcard time: median | quartiles | samples |"
+    );
+    println!("|---|--:|--:|--:|");
+    let mut names: Vec<&str> = samples.iter().map(|s| s.0).collect();
+    names.dedup();
+    for name in names {
+        let mut r: Vec<f64> = samples
+            .iter()
+            .filter(|s| s.0 == name && !s.2.is_zero())
+            .map(|s| s.1.as_secs_f64() / s.2.as_secs_f64())
+            .collect();
+        r.sort_by(f64::total_cmp);
+        if r.is_empty() {
+            continue;
+        }
+        println!(
+            "| {name} | {:.2} | {:.2}-{:.2} | {} |",
+            quantile(&r, 0.5),
+            quantile(&r, 0.25),
+            quantile(&r, 0.75),
+            r.len()
+        );
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
