@@ -8,7 +8,7 @@
 //! `cargo bench --bench paired` (criterion's options after `--`); criterion's own
 //! lines time godot_bin alone, postcard's time running beside it.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -18,13 +18,20 @@ use serde::{Deserialize, Serialize};
 
 include!("common/world_data.rs");
 
+/// Criterion's samples per benchmark; its warm-up calls come before them, and are
+/// left out.
+const SAMPLES_PER_BENCH: usize = 100;
+
 thread_local! {
-    /// Per sample of each pair: (godot_bin's time, postcard's time).
+    /// Per call of each pair: (godot_bin's time, postcard's time).
     static SAMPLES: RefCell<Vec<(&'static str, Duration, Duration)>> = const { RefCell::new(Vec::new()) };
+    /// Which of the two goes first in a call's first iteration: swapped every call,
+    /// so that neither goes first more often when a call has an odd count.
+    static OURS_FIRST: Cell<bool> = const { Cell::new(true) };
 }
 
 /// Times `ours` and `theirs` in turn, `iters` times each, the order swapped every
-/// iteration; criterion is given godot_bin's time, the pair's are kept.
+/// iteration and every call; criterion is given godot_bin's time, the pair's are kept.
 fn paired(
     name: &'static str,
     iters: u64,
@@ -32,8 +39,9 @@ fn paired(
     mut theirs: impl FnMut(),
 ) -> Duration {
     let (mut a, mut b) = (Duration::ZERO, Duration::ZERO);
+    let first = OURS_FIRST.with(|f| f.replace(!f.get()));
     for i in 0..iters {
-        if i % 2 == 0 {
+        if (i % 2 == 0) == first {
             let t = Instant::now();
             ours();
             a += t.elapsed();
@@ -63,6 +71,7 @@ fn bench(c: &mut Criterion) {
         &postcard::from_bytes(&p).unwrap()
     ));
     let mut group = c.benchmark_group("paired");
+    group.sample_size(SAMPLES_PER_BENCH);
     group.bench_function("encode", |b| {
         b.iter_custom(|n| {
             paired(
@@ -113,9 +122,11 @@ fn bench(c: &mut Criterion) {
     report();
 }
 
-/// The `q` quantile of sorted `v` (nearest rank).
+/// The `q` quantile of sorted `v`, between its two nearest ranks.
 fn quantile(v: &[f64], q: f64) -> f64 {
-    v[((v.len() - 1) as f64 * q).round() as usize]
+    let at = (v.len() - 1) as f64 * q;
+    let (lo, hi) = (at.floor() as usize, at.ceil() as usize);
+    v[lo] + (v[hi] - v[lo]) * (at - lo as f64)
 }
 
 fn report() {
@@ -128,9 +139,11 @@ fn report() {
     let mut names: Vec<&str> = samples.iter().map(|s| s.0).collect();
     names.dedup();
     for name in names {
-        let mut r: Vec<f64> = samples
+        // The last calls of each pair are criterion's samples; the first, its warm-up.
+        let calls: Vec<_> = samples.iter().filter(|s| s.0 == name).collect();
+        let mut r: Vec<f64> = calls[calls.len().saturating_sub(SAMPLES_PER_BENCH)..]
             .iter()
-            .filter(|s| s.0 == name && !s.2.is_zero())
+            .filter(|s| !s.2.is_zero())
             .map(|s| s.1.as_secs_f64() / s.2.as_secs_f64())
             .collect();
         r.sort_by(f64::total_cmp);

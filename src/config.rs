@@ -8,7 +8,7 @@ use serde::ser::Serialize;
 use crate::de::{self, Deserializer};
 use crate::dialect::Dialect;
 use crate::error::Result;
-use crate::ser::Serializer;
+use crate::ser::{capacity, Serializer};
 use crate::value::{Variant, VariantDeserializer, VariantSerializer};
 
 /// Godot's own `Variant::MAX_RECURSION_DEPTH`: values may sit 1024 containers deep.
@@ -155,14 +155,24 @@ impl Config {
 impl Config {
     /// Encodes `value` with these settings.
     ///
-    /// The output starts with as much room as this thread's recent outputs took (the
-    /// smaller of the last two), so encoding a value of about the same size each tick
-    /// allocates once, without growing; a small value after large ones is given back
-    /// the room it does not use. [`Config::to_vec_into`] reuses one buffer instead.
+    /// The output starts with the room this thread's last two outputs of the same
+    /// Rust type took (the smaller, an eighth more; at least 128 bytes, at most 16
+    /// MiB), so encoding a value of about the same size each tick allocates once,
+    /// without growing; an output more than half empty (a small value after larger
+    /// ones) is shrunk to fit. [`Config::to_vec_into`] reuses one buffer instead.
     pub fn to_vec<T: ?Sized + Serialize>(&self, value: &T) -> Result<Vec<u8>> {
-        let mut out = Vec::with_capacity(crate::ser::capacity::start());
+        let mut out = Vec::with_capacity(capacity::start::<T>());
         value.serialize(&mut Serializer::with_config(&mut out, *self))?;
-        crate::ser::capacity::finish(&mut out);
+        capacity::finish::<T>(&mut out);
+        Ok(out)
+    }
+
+    /// [`Config::to_vec`] for the crate's own passing encodings (a value on its way
+    /// to a `Variant`, a dialect tried out): they do not count towards the size an
+    /// output of their type starts with.
+    pub(crate) fn encode_passing<T: ?Sized + Serialize>(&self, value: &T) -> Result<Vec<u8>> {
+        let mut out = Vec::with_capacity(capacity::MIN);
+        value.serialize(&mut Serializer::with_config(&mut out, *self))?;
         Ok(out)
     }
 

@@ -128,7 +128,7 @@ impl Dialect {
             else {
                 continue;
             };
-            let writes = |(v, b): (&Variant, &&[u8])| cfg.to_vec(v).is_ok_and(|a| a == *b);
+            let writes = |(v, b): (&Variant, &&[u8])| cfg.encode_passing(v).is_ok_and(|a| a == *b);
             if decoded.iter().zip(values).all(writes) {
                 writers.push(dialect);
             }

@@ -500,7 +500,7 @@ impl<'a, W: io::Write, K: Known, C: Tally<W>> ser::Serializer for &'a mut Serial
                 r
             }
             Some(Marker::Var) => {
-                let bytes = self.cfg.variant.to_vec(value)?;
+                let bytes = self.cfg.variant.encode_passing(value)?;
                 self.len32(bytes.len(), "a put_var length (u32)")?;
                 self.write(&bytes)
             }

@@ -50,7 +50,7 @@ impl VariantDeserializer {
         let limit = self.cfg.max_depth.saturating_sub(self.depth);
         // The value is already in memory: an Object in it was allowed when it was made.
         let cfg = self.cfg.max_depth(limit).allow_objects(true);
-        let bytes = cfg.to_vec(&self.value)?;
+        let bytes = cfg.encode_passing(&self.value)?;
         Ok(Deserializer::with_config(
             IoRead::new(Cursor::new(bytes)),
             cfg,

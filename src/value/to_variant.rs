@@ -61,7 +61,7 @@ impl VariantSerializer {
     fn via_bytes<T: ?Sized + Serialize>(&self, value: &T) -> Result<Variant> {
         let limit = self.cfg.max_depth.saturating_sub(self.depth);
         let cfg = self.cfg.max_depth(limit).allow_objects(true);
-        cfg.from_slice(&cfg.to_vec(value)?)
+        cfg.from_slice(&cfg.encode_passing(value)?)
     }
 
     fn in_variant(&self, variant: &'static str, value: Variant) -> Variant {

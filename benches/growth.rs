@@ -1,0 +1,57 @@
+//! Whether the cost per element stays flat as a value grows: an Array of 10 thousand
+//! and of 1 million small structs (an id, a name and a `Vector3` each), encoded and
+//! decoded. Criterion reports each as elements a second; the two sizes should be
+//! within 1.3× of each other per element.
+//!
+//! `cargo bench --bench growth` (criterion's options after `--`).
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use godot_bin::Vector3;
+use serde::{Deserialize, Serialize};
+
+#[derive(Serialize, Deserialize, PartialEq, Debug)]
+struct Item {
+    id: i32,
+    name: String,
+    pos: Vector3,
+}
+
+fn items(n: usize) -> Vec<Item> {
+    (0..n)
+        .map(|i| Item {
+            id: i as i32,
+            name: format!("item{}", i % 1000),
+            pos: Vector3::new(i as f32, 0.5, -(i as f32)),
+        })
+        .collect()
+}
+
+fn bench(c: &mut Criterion) {
+    let mut group = c.benchmark_group("growth");
+    group.sample_size(10);
+    for n in [10_000, 1_000_000] {
+        let v = items(n);
+        let bytes = godot_bin::to_vec(&v).unwrap();
+        assert_eq!(godot_bin::from_slice::<Vec<Item>>(&bytes).unwrap(), v);
+        group.throughput(Throughput::Elements(n as u64));
+        group.bench_with_input(BenchmarkId::new("encode", n), &v, |b, v| {
+            b.iter(|| godot_bin::to_vec(black_box(v)).unwrap())
+        });
+        group.bench_with_input(BenchmarkId::new("decode", n), &bytes, |b, bytes| {
+            b.iter(|| godot_bin::from_slice::<Vec<Item>>(black_box(bytes)).unwrap())
+        });
+        let p = postcard::to_allocvec(&v).unwrap();
+        group.bench_with_input(BenchmarkId::new("postcard_encode", n), &v, |b, v| {
+            b.iter(|| postcard::to_allocvec(black_box(v)).unwrap())
+        });
+        group.bench_with_input(BenchmarkId::new("postcard_decode", n), &p, |b, p| {
+            b.iter(|| postcard::from_bytes::<Vec<Item>>(black_box(p)).unwrap())
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
