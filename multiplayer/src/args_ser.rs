@@ -3,16 +3,20 @@
 //! sends. It writes only what gives exactly the bytes of the `Variant` route
 //! (`to_variant`, then `args::encode`): bools, integers, floats, strings the engine
 //! reads back as they are, `Vector2`, `Vector3`, nil, and options and newtypes of
-//! these. At anything else (a container, another Godot type, a string with a NUL or
-//! a leading BOM, any error) it gives up, and the caller takes the `Variant` route,
-//! which then gives that value's bytes or error.
+//! these. A container (a sequence, tuple, map or struct) goes to godot_bin's
+//! serializer as it is, through [`NoObjects`]: `to_vec` of a value is `to_vec` of its
+//! `Variant`, and the receiving engine reads containers in plain form. At anything
+//! else (another Godot type, a string with a NUL or a leading BOM, a full Object,
+//! any error) it gives up, and the caller takes the `Variant` route, which then gives
+//! that value's bytes or error.
 
 use std::fmt;
 
-use godot_bin::{Variant, VariantType};
+use godot_bin::{Variant, VariantType, DEFAULT_MAX_DEPTH};
 use serde::ser::{self, Impossible, Serialize, SerializeSeq, SerializeTuple, Serializer};
 
 use crate::args::{self, VECTOR2, VECTOR3};
+use crate::no_objects::NoObjects;
 
 /// Appends the compressed arguments of `args` (without their count) to `out` and
 /// gives their count, or `None` when the `Variant` route must write them (`out` then
@@ -21,9 +25,16 @@ pub(crate) fn encode<A: Serialize + ?Sized>(args: &A, out: &mut Vec<u8>) -> Opti
     args.serialize(List { out }).ok()
 }
 
-/// Why the writer stopped: the `Variant` route takes over, so nothing more is kept.
-#[derive(Debug)]
-pub(crate) struct GiveUp;
+/// Why the writer stopped: the `Variant` route takes over, so nothing more is kept;
+/// but an argument that is a container goes to godot_bin's serializer first.
+#[derive(Debug, PartialEq)]
+pub(crate) enum GiveUp {
+    /// The argument is a sequence, tuple, map or struct.
+    Container,
+    Other,
+}
+
+use GiveUp::Other;
 
 impl fmt::Display for GiveUp {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -35,7 +46,7 @@ impl std::error::Error for GiveUp {}
 
 impl ser::Error for GiveUp {
     fn custom<T: fmt::Display>(_: T) -> Self {
-        GiveUp
+        Other
     }
 }
 
@@ -75,12 +86,12 @@ macro_rules! give_up {
             _: &'static str,
             _: &T,
         ) -> Result<$ok, GiveUp> {
-            Err(GiveUp)
+            Err(Other)
         }
     };
     ($($m:ident($($t:ty),*) -> $r:ty;)*) => {$(
         fn $m(self, $(_: $t),*) -> Result<$r, GiveUp> {
-            Err(GiveUp)
+            Err(Other)
         }
     )*};
 }
@@ -131,7 +142,7 @@ impl<'a> Serializer for List<'a> {
         v: &T,
     ) -> Result<u8, GiveUp> {
         if !ordinary(name) {
-            return Err(GiveUp);
+            return Err(Other);
         }
         v.serialize(self)
     }
@@ -148,7 +159,7 @@ impl<'a> Serializer for List<'a> {
     }
     fn serialize_tuple_struct(self, name: &'static str, _: usize) -> Result<Items<'a>, GiveUp> {
         if !ordinary(name) {
-            return Err(GiveUp);
+            return Err(Other);
         }
         self.serialize_seq(None)
     }
@@ -168,9 +179,28 @@ struct Items<'a> {
 impl Items<'_> {
     #[inline]
     fn push<T: ?Sized + Serialize>(&mut self, v: &T) -> Result<(), GiveUp> {
-        self.count = self.count.checked_add(1).ok_or(GiveUp)?;
-        v.serialize(Arg { out: self.out })
+        self.count = self.count.checked_add(1).ok_or(Other)?;
+        match v.serialize(Arg { out: self.out }) {
+            Err(GiveUp::Container) => container(v, self.out),
+            r => r,
+        }
     }
+}
+
+/// A container argument, in plain form as the `Variant` route writes it, from the
+/// value itself: it sits in the argument list's Array there, one level deeper.
+fn container<T: ?Sized + Serialize>(v: &T, out: &mut Vec<u8>) -> Result<(), GiveUp> {
+    struct Guarded<'a, T: ?Sized>(&'a T);
+    impl<T: ?Sized + Serialize> Serialize for Guarded<'_, T> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            self.0.serialize(NoObjects(s))
+        }
+    }
+    args::config()
+        .max_depth(DEFAULT_MAX_DEPTH - 1)
+        .to_vec_into(&Guarded(v), out)
+        .map(drop)
+        .map_err(|_| Other)
 }
 
 /// The three kinds of list, each an element at a time.
@@ -204,7 +234,7 @@ struct Arg<'a> {
 impl Arg<'_> {
     /// What `args::encode` writes for `v` (a value that always encodes).
     fn variant(self, v: &Variant) -> Result<(), GiveUp> {
-        args::encode_one(&args::config(), v, 0, self.out).map_err(|_| GiveUp)
+        args::encode_one(&args::config(), v, 0, self.out).map_err(|_| Other)
     }
 
     #[inline]
@@ -249,7 +279,7 @@ impl<'a> Serializer for Arg<'a> {
         serialize_u8: u8, serialize_u16: u16, serialize_u32: u32);
     #[inline]
     fn serialize_u64(self, v: u64) -> Result<(), GiveUp> {
-        self.int(i64::try_from(v).map_err(|_| GiveUp)?)
+        self.int(i64::try_from(v).map_err(|_| Other)?)
     }
     fn serialize_f32(self, v: f32) -> Result<(), GiveUp> {
         self.variant(&Variant::Float(v.into()))
@@ -263,7 +293,7 @@ impl<'a> Serializer for Arg<'a> {
     #[inline]
     fn serialize_str(self, v: &str) -> Result<(), GiveUp> {
         if !args::plain_str(v) {
-            return Err(GiveUp);
+            return Err(Other);
         }
         args::put_str(v, self.out);
         Ok(())
@@ -294,7 +324,7 @@ impl<'a> Serializer for Arg<'a> {
         v: &T,
     ) -> Result<(), GiveUp> {
         if !ordinary(name) {
-            return Err(GiveUp);
+            return Err(Other);
         }
         v.serialize(self)
     }
@@ -304,7 +334,8 @@ impl<'a> Serializer for Arg<'a> {
         let tag = match (name, len) {
             (n, 3) if n == VariantType::Vector3.serde_name() => VECTOR3,
             (n, 2) if n == VariantType::Vector2.serde_name() => VECTOR2,
-            _ => return Err(GiveUp),
+            (n, _) if ordinary(n) => return Err(GiveUp::Container),
+            _ => return Err(Other),
         };
         Ok(Floats {
             out: self.out,
@@ -313,12 +344,40 @@ impl<'a> Serializer for Arg<'a> {
             len: 0,
         })
     }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, GiveUp> {
+        Err(GiveUp::Container)
+    }
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, GiveUp> {
+        Err(GiveUp::Container)
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, GiveUp> {
+        Err(GiveUp::Container)
+    }
+    fn serialize_struct(
+        self,
+        name: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStruct, GiveUp> {
+        Err(if ordinary(name) {
+            GiveUp::Container
+        } else {
+            Other
+        })
+    }
     give_up! {
         serialize_bytes(&[u8]) -> ();
-        serialize_seq(Option<usize>) -> Self::SerializeSeq;
-        serialize_tuple(usize) -> Self::SerializeTuple;
+        serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Self::SerializeTupleVariant;
+        serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant;
     }
-    give_up!(@common ());
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<(), GiveUp> {
+        Err(Other)
+    }
 }
 
 /// A `Vector2` or `Vector3` argument's floats, written at its end.
@@ -335,7 +394,7 @@ impl ser::SerializeTupleStruct for Floats<'_> {
 
     #[inline]
     fn serialize_field<T: ?Sized + Serialize>(&mut self, v: &T) -> Result<(), GiveUp> {
-        let slot = self.floats.get_mut(self.len).ok_or(GiveUp)?;
+        let slot = self.floats.get_mut(self.len).ok_or(Other)?;
         *slot = v.serialize(F32)?;
         self.len += 1;
         Ok(())
@@ -350,13 +409,13 @@ impl ser::SerializeTupleStruct for Floats<'_> {
             .iter()
             .any(|f| f.is_nan() && f.to_bits() & 0x0040_0000 == 0)
         {
-            return Err(GiveUp);
+            return Err(Other);
         }
         let [x, y, z] = self.floats;
         match (self.tag, self.len) {
             (VECTOR3, 3) => args::put_floats(VECTOR3, [x, y, z], self.out),
             (VECTOR2, 2) => args::put_floats(VECTOR2, [x, y], self.out),
-            _ => return Err(GiveUp),
+            _ => return Err(Other),
         }
         Ok(())
     }
@@ -396,14 +455,14 @@ impl Serializer for F32 {
         serialize_tuple_struct(&'static str, usize) -> Self::SerializeTupleStruct;
     }
     fn serialize_some<T: ?Sized + Serialize>(self, _: &T) -> Result<f32, GiveUp> {
-        Err(GiveUp)
+        Err(Other)
     }
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,
         _: &'static str,
         _: &T,
     ) -> Result<f32, GiveUp> {
-        Err(GiveUp)
+        Err(Other)
     }
 }
 
@@ -412,6 +471,7 @@ mod tests {
     use super::*;
     use godot_bin::{Vector2, Vector3};
     use quickcheck::QuickCheck;
+    use serde::Serialize;
 
     /// The `Variant` route's bytes for `args` and their count, or `None` where it
     /// fails (as `Session::rpc_with` takes it: `Nil` is no arguments).
@@ -510,14 +570,12 @@ mod tests {
     }
 
     #[test]
-    fn containers_other_godot_types_and_non_lists_take_the_variant_route() {
+    fn other_godot_types_and_non_lists_take_the_variant_route() {
         let mut out = Vec::new();
-        assert_eq!(encode(&(1, vec![1, 2]), &mut out), None);
         assert_eq!(
             encode(&(godot_bin::Color::new(1.0, 0.0, 0.0, 1.0),), &mut out),
             None
         );
-        assert_eq!(encode(&(Variant::Array(vec![]),), &mut out), None);
         // Binary, not human-readable: a NodePath is not its text.
         assert_eq!(encode(&(godot_bin::NodePath::from("a/b"),), &mut out), None);
         assert_eq!(encode(&(godot_bin::StringName::from("a"),), &mut out), None);
@@ -525,11 +583,87 @@ mod tests {
             encode(&(godot_bin::PoolByteArray(vec![1]),), &mut out),
             None
         );
+        assert_eq!(encode(&(Side::Left(1),), &mut out), None);
         assert_eq!(encode(&5, &mut out), None);
         assert_eq!(encode(&"a", &mut out), None);
         let many: Vec<i32> = (0..256).collect();
         assert_eq!(encode(&many, &mut out), None);
         out.clear();
         assert_eq!(encode(&many[..255], &mut out), Some(255));
+    }
+
+    #[derive(Serialize)]
+    enum Side {
+        Left(i32),
+    }
+
+    #[derive(Serialize)]
+    struct Player {
+        name: String,
+        pos: Vector3,
+        hp: i32,
+        tags: Vec<String>,
+        home: Option<Vector2>,
+    }
+
+    /// Nested `depth` Arrays deep around an int.
+    fn nested(depth: usize) -> Variant {
+        (0..depth).fold(Variant::Int(7), |v, _| Variant::Array(vec![v]))
+    }
+
+    #[test]
+    fn containers_are_written_as_the_variant_route_writes_them() {
+        fn prop(
+            v: Vec<i64>,
+            m: std::collections::BTreeMap<String, (u32, bool)>,
+            s: String,
+            f: f32,
+        ) -> bool {
+            let player = Player {
+                name: s.clone(),
+                pos: Vector3::new(f, 0.5, -f),
+                hp: v.len() as i32,
+                tags: vec![s.clone(), "a".into()],
+                home: (f > 0.0).then(|| Vector2::new(f, f)),
+            };
+            let words: Vec<Variant> = v.iter().map(|&i| Variant::Int(i)).collect();
+            // Written directly exactly where the Variant route writes (a NUL in a
+            // string fails both).
+            fn direct<A: Serialize>(args: &A) -> bool {
+                agrees(args) == via_variants(args).is_some().then_some(true)
+            }
+            direct(&(v.clone(), 1))
+                && direct(&(m.clone(), player, Some(v.clone())))
+                && direct(&[Variant::Array(words.clone()), Variant::Int(3)])
+                && direct(&((1, s.as_str()), ((), f)))
+        }
+        QuickCheck::new().tests(500).quickcheck(
+            prop as fn(
+                Vec<i64>,
+                std::collections::BTreeMap<String, (u32, bool)>,
+                String,
+                f32,
+            ) -> bool,
+        );
+    }
+
+    #[test]
+    fn containers_holding_full_objects_or_too_deep_take_the_variant_route() {
+        let object = Variant::Object(Default::default());
+        let mut out = Vec::new();
+        for arg in [
+            Variant::Array(vec![Variant::Int(1), object.clone()]),
+            Variant::Dictionary([(Variant::Int(1), object.clone())].into_iter().collect()),
+            Variant::Dictionary([(object.clone(), Variant::Nil)].into_iter().collect()),
+            Variant::Array(vec![Variant::Array(vec![object.clone()])]),
+        ] {
+            assert_eq!(encode(&(1, arg.clone()), &mut out), None, "{arg:?}");
+            assert_eq!(via_variants(&(1, arg)), None);
+        }
+        // In the argument list's Array the Variant route takes one level less.
+        let limit = DEFAULT_MAX_DEPTH - 1;
+        assert_eq!(agrees(&(nested(limit),)), Some(true));
+        assert_eq!(encode(&(nested(limit + 1),), &mut out), None);
+        assert_eq!(via_variants(&(nested(limit + 1),)), None);
     }
 }

@@ -795,6 +795,13 @@ impl Session {
 
     /// Calls `method` of the node at `node` on `target` with `args` (a tuple, `&()`
     /// for none, or anything that serializes to an array), reliably on channel 0.
+    ///
+    /// In Godot 4, the arguments are written from the Rust value to their bytes as
+    /// the engine writes them: scalars, strings and vectors in the compressed forms,
+    /// containers (sequences, maps, structs) through godot_bin's serializer, with no
+    /// `Variant` built. Other Godot types, and anything that cannot be sent (a full
+    /// Object, a string with a NUL), take the way of [`Session::call`], whose bytes
+    /// and errors are the same.
     pub fn rpc<A: Serialize + ?Sized>(
         &mut self,
         target: Target,
@@ -815,8 +822,8 @@ impl Session {
         delivery: Delivery,
     ) -> Result<()> {
         if self.protocol == Protocol::Godot4 {
-            // The usual arguments go from the Rust value to their bytes; others,
-            // and every error, the Variant way below.
+            // Scalars, strings, vectors and containers go from the Rust value to
+            // their bytes; others, and every error, the Variant way below.
             let mut body = std::mem::take(&mut self.scratch);
             body.clear();
             let sent = args_ser::encode(args, &mut body).map(|argc| {
