@@ -543,6 +543,41 @@ fn other_formats_see_plain_shapes() {
     );
 }
 
+/// The engine reads a full Object whose class name is empty as a null Object and
+/// stops there (`marshalls.cpp`), so what follows would be read as the next value:
+/// such an Object cannot be written.
+#[test]
+fn an_object_without_a_class_name_cannot_be_written() {
+    let obj = Object {
+        class: String::new(),
+        properties: vec![],
+    };
+    for dialect in [Dialect::Godot3, Dialect::Godot4] {
+        let cfg = Config::new().dialect(dialect);
+        for r in [
+            cfg.to_vec(&obj),
+            cfg.to_vec(&Variant::Object(Box::new(obj.clone()))),
+        ] {
+            assert!(matches!(
+                r.unwrap_err().kind(),
+                ErrorKind::Unrepresentable(_)
+            ));
+        }
+        assert!(cfg.to_variant(&obj).is_err());
+    }
+    // A one-letter class is written, and reads back.
+    let named = Object {
+        class: "A".into(),
+        properties: vec![],
+    };
+    let cfg = Config::new().allow_objects(true);
+    assert_eq!(
+        cfg.from_slice::<Object>(&cfg.to_vec(&named).unwrap())
+            .unwrap(),
+        named
+    );
+}
+
 #[test]
 fn objects_are_refused_unless_allowed() {
     let obj = Object {

@@ -1037,7 +1037,19 @@ impl TupleStruct<'_, '_> {
             TupleStruct::Object(ser, field) => {
                 *field += 1;
                 match *field {
-                    1 => value.serialize(ElemSerializer::new(ser.out, Elem::Str)),
+                    1 => {
+                        let start = ser.out.len();
+                        value.serialize(ElemSerializer::new(ser.out, Elem::Str))?;
+                        // The engine reads an empty class as a null Object, and the
+                        // property count after it as the next value.
+                        if ser.out.get(start..) == Some(&[0; 4][..]) {
+                            return Err(Error::new(ErrorKind::Unrepresentable(
+                                "an Object with an empty class name (Godot reads it as null)"
+                                    .into(),
+                            )));
+                        }
+                        Ok(())
+                    }
                     2 => value.serialize(payload::PropsSerializer(ser)),
                     _ => Err(ser::Error::custom(
                         "an Object marker takes (class, properties)",
