@@ -5,7 +5,7 @@
 //! Input: records of `[op][len][bytes...]`; op's low 2 bits pick the client
 //! (2, 3 or 4), op 0xF0.. disconnects or reconnects one instead, 0xE0.. makes the
 //! server call, 0xD0.. receives the packet with `receive_call` (its call's
-//! arguments read as Variants and as a tuple).
+//! arguments read as Variants and as a tuple, and sent back in an Array by `rpc`).
 #![no_main]
 
 use godot_bin::{Variant, Vector3};
@@ -38,9 +38,13 @@ fuzz_target!(|data: &[u8]| {
             0xD => match s.receive_call(peer, Delivery::default(), packet) {
                 Ok(Some(call)) => {
                     assert_eq!(call.from, peer);
-                    let _ = call.args.to_variants();
+                    let back = call.args.to_variants();
                     let _ = call.args.get::<(i64, String, Vector3)>();
                     let _ = call.args.get::<Vec<Variant>>();
+                    // Sent back in an Array: `rpc` writes the container itself.
+                    if let Ok(args) = back {
+                        let _ = s.rpc(Target::Peer(peer), "Game", "one", &(args, 1));
+                    }
                 }
                 Ok(None) => {}
                 Err(e) => {

@@ -800,8 +800,9 @@ impl Session {
     /// the engine writes them: scalars, strings and vectors in the compressed forms,
     /// containers (sequences, maps, structs) through godot_bin's serializer, with no
     /// `Variant` built. Other Godot types, and anything that cannot be sent (a full
-    /// Object, a string with a NUL), take the way of [`Session::call`], whose bytes
-    /// and errors are the same.
+    /// Object, a string with a NUL), go to `Variant`s and then the way of
+    /// [`Session::call`]: the same bytes, and the same faults (an argument's error
+    /// says index 0 when the whole list failed to become `Variant`s).
     pub fn rpc<A: Serialize + ?Sized>(
         &mut self,
         target: Target,
