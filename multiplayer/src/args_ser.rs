@@ -4,7 +4,7 @@
 //! (`to_variant`, then `args::encode`): bools, integers, floats, strings the engine
 //! reads back as they are, `Vector2`, `Vector3`, nil, and options and newtypes of
 //! these. A container (a sequence, tuple, map or struct) goes to godot_bin's
-//! serializer as it is, through [`NoObjects`]: `to_vec` of a value is `to_vec` of its
+//! serializer as it is, behind a guard against full Objects (`no_objects.rs`): `to_vec` of a value is `to_vec` of its
 //! `Variant`, and the receiving engine reads containers in plain form. At anything
 //! else (another Godot type, a string with a NUL or a leading BOM, a full Object,
 //! any error) it gives up, and the caller takes the `Variant` route, which then gives
@@ -16,7 +16,7 @@ use godot_bin::{Variant, VariantType, DEFAULT_MAX_DEPTH};
 use serde::ser::{self, Impossible, Serialize, SerializeSeq, SerializeTuple, Serializer};
 
 use crate::args::{self, VECTOR2, VECTOR3};
-use crate::no_objects::NoObjects;
+use crate::no_objects::Guarded;
 
 /// Appends the compressed arguments of `args` (without their count) to `out` and
 /// gives their count, or `None` when the `Variant` route must write them (`out` then
@@ -31,6 +31,7 @@ pub(crate) fn encode<A: Serialize + ?Sized>(args: &A, out: &mut Vec<u8>) -> Opti
 pub(crate) enum GiveUp {
     /// The argument is a sequence, tuple, map or struct.
     Container,
+    /// Anything else: the `Variant` route writes the whole list.
     Other,
 }
 
@@ -190,12 +191,6 @@ impl Items<'_> {
 /// A container argument, in plain form as the `Variant` route writes it, from the
 /// value itself: it sits in the argument list's Array there, one level deeper.
 fn container<T: ?Sized + Serialize>(v: &T, out: &mut Vec<u8>) -> Result<(), GiveUp> {
-    struct Guarded<'a, T: ?Sized>(&'a T);
-    impl<T: ?Sized + Serialize> Serialize for Guarded<'_, T> {
-        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            self.0.serialize(NoObjects(s))
-        }
-    }
     args::config()
         .max_depth(DEFAULT_MAX_DEPTH - 1)
         .to_vec_into(&Guarded(v), out)

@@ -10,10 +10,11 @@ use serde::ser::{self, Serialize, Serializer};
 /// `S`, failing at a full Object anywhere in the value.
 pub(crate) struct NoObjects<S>(pub(crate) S);
 
-/// A value whose serializer is wrapped in [`NoObjects`] too.
-struct Inner<'a, T: ?Sized>(&'a T);
+/// A value whose serializer is wrapped in [`NoObjects`]: what a container argument
+/// is written as, and each value inside it.
+pub(crate) struct Guarded<'a, T: ?Sized>(pub(crate) &'a T);
 
-impl<T: ?Sized + Serialize> Serialize for Inner<'_, T> {
+impl<T: ?Sized + Serialize> Serialize for Guarded<'_, T> {
     #[inline]
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         self.0.serialize(NoObjects(s))
@@ -83,14 +84,14 @@ impl<S: Serializer> Serializer for NoObjects<S> {
         self.0.serialize_unit_variant(name, index, variant)
     }
     fn serialize_some<T: ?Sized + Serialize>(self, v: &T) -> Result<S::Ok, S::Error> {
-        self.0.serialize_some(&Inner(v))
+        self.0.serialize_some(&Guarded(v))
     }
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,
         name: &'static str,
         v: &T,
     ) -> Result<S::Ok, S::Error> {
-        self.0.serialize_newtype_struct(name, &Inner(v))
+        self.0.serialize_newtype_struct(name, &Guarded(v))
     }
     fn serialize_newtype_variant<T: ?Sized + Serialize>(
         self,
@@ -100,7 +101,7 @@ impl<S: Serializer> Serializer for NoObjects<S> {
         v: &T,
     ) -> Result<S::Ok, S::Error> {
         self.0
-            .serialize_newtype_variant(name, index, variant, &Inner(v))
+            .serialize_newtype_variant(name, index, variant, &Guarded(v))
     }
     fn serialize_seq(self, len: Option<usize>) -> Result<Self::SerializeSeq, S::Error> {
         self.0.serialize_seq(len).map(NoObjects)
@@ -165,7 +166,7 @@ macro_rules! compound {
             type Error = S::Error;
             #[inline]
             fn $m<T: ?Sized + Serialize>(&mut self, v: &T) -> Result<(), S::Error> {
-                self.0.$m(&Inner(v))
+                self.0.$m(&Guarded(v))
             }
             fn end(self) -> Result<S::Ok, S::Error> {
                 self.0.end()
@@ -184,11 +185,11 @@ impl<S: ser::SerializeMap> ser::SerializeMap for NoObjects<S> {
     type Ok = S::Ok;
     type Error = S::Error;
     fn serialize_key<T: ?Sized + Serialize>(&mut self, k: &T) -> Result<(), S::Error> {
-        self.0.serialize_key(&Inner(k))
+        self.0.serialize_key(&Guarded(k))
     }
     #[inline]
     fn serialize_value<T: ?Sized + Serialize>(&mut self, v: &T) -> Result<(), S::Error> {
-        self.0.serialize_value(&Inner(v))
+        self.0.serialize_value(&Guarded(v))
     }
     fn end(self) -> Result<S::Ok, S::Error> {
         self.0.end()
@@ -207,7 +208,7 @@ macro_rules! fields {
                 key: &'static str,
                 v: &T,
             ) -> Result<(), S::Error> {
-                self.0.serialize_field(key, &Inner(v))
+                self.0.serialize_field(key, &Guarded(v))
             }
             fn skip_field(&mut self, key: &'static str) -> Result<(), S::Error> {
                 self.0.skip_field(key)
