@@ -12,7 +12,8 @@ use std::cell::{Cell, RefCell};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::measurement::WallTime;
+use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion};
 use godot_bin::{PoolStringArray, Quat, Vector3};
 use serde::{Deserialize, Serialize};
 
@@ -35,30 +36,40 @@ thread_local! {
 fn paired(
     name: &'static str,
     iters: u64,
-    mut ours: impl FnMut(),
-    mut theirs: impl FnMut(),
+    ours: &mut dyn FnMut(),
+    theirs: &mut dyn FnMut(),
 ) -> Duration {
+    let time = |f: &mut dyn FnMut()| {
+        let t = Instant::now();
+        f();
+        t.elapsed()
+    };
     let (mut a, mut b) = (Duration::ZERO, Duration::ZERO);
     let first = OURS_FIRST.with(|f| f.replace(!f.get()));
     for i in 0..iters {
         if (i % 2 == 0) == first {
-            let t = Instant::now();
-            ours();
-            a += t.elapsed();
-            let t = Instant::now();
-            theirs();
-            b += t.elapsed();
+            a += time(ours);
+            b += time(theirs);
         } else {
-            let t = Instant::now();
-            theirs();
-            b += t.elapsed();
-            let t = Instant::now();
-            ours();
-            a += t.elapsed();
+            b += time(theirs);
+            a += time(ours);
         }
     }
     SAMPLES.with(|s| s.borrow_mut().push((name, a, b)));
     a
+}
+
+/// One pair as a criterion benchmark `id`, reported as `name`.
+fn pair(
+    group: &mut BenchmarkGroup<WallTime>,
+    id: &str,
+    name: &'static str,
+    mut ours: impl FnMut(),
+    mut theirs: impl FnMut(),
+) {
+    group.bench_function(id, |b| {
+        b.iter_custom(|n| paired(name, n, &mut ours, &mut theirs))
+    });
 }
 
 fn bench(c: &mut Criterion) {
@@ -70,54 +81,46 @@ fn bench(c: &mut Criterion) {
         &godot_bin::from_slice(&g).unwrap(),
         &postcard::from_bytes(&p).unwrap()
     ));
+    let (g, p) = (black_box(&g[..]), black_box(&p[..]));
     let mut group = c.benchmark_group("paired");
     group.sample_size(SAMPLES_PER_BENCH);
-    group.bench_function("encode", |b| {
-        b.iter_custom(|n| {
-            paired(
-                "encode (to_vec, to_allocvec)",
-                n,
-                || drop(black_box(godot_bin::to_vec(black_box(&w)).unwrap())),
-                || drop(black_box(postcard::to_allocvec(black_box(&w)).unwrap())),
-            )
-        })
-    });
-    group.bench_function("decode", |b| {
-        b.iter_custom(|n| {
-            paired(
-                "decode",
-                n,
-                || {
-                    drop(black_box(
-                        godot_bin::from_slice::<World>(black_box(&g)).unwrap(),
-                    ))
-                },
-                || {
-                    drop(black_box(
-                        postcard::from_bytes::<World>(black_box(&p)).unwrap(),
-                    ))
-                },
-            )
-        })
-    });
-    group.bench_function("decode_borrowed", |b| {
-        b.iter_custom(|n| {
-            paired(
-                "decode, borrowed `&str`",
-                n,
-                || {
-                    drop(black_box(
-                        godot_bin::from_slice::<WorldRef>(black_box(&g)).unwrap(),
-                    ))
-                },
-                || {
-                    drop(black_box(
-                        postcard::from_bytes::<WorldRef>(black_box(&p)).unwrap(),
-                    ))
-                },
-            )
-        })
-    });
+    pair(
+        &mut group,
+        "encode",
+        "encode (to_vec, to_allocvec)",
+        || drop(black_box(godot_bin::to_vec(black_box(&w)).unwrap())),
+        || drop(black_box(postcard::to_allocvec(black_box(&w)).unwrap())),
+    );
+    pair(
+        &mut group,
+        "decode",
+        "decode",
+        || {
+            drop(black_box(
+                godot_bin::from_slice::<World>(black_box(g)).unwrap(),
+            ))
+        },
+        || {
+            drop(black_box(
+                postcard::from_bytes::<World>(black_box(p)).unwrap(),
+            ))
+        },
+    );
+    pair(
+        &mut group,
+        "decode_borrowed",
+        "decode, borrowed `&str`",
+        || {
+            drop(black_box(
+                godot_bin::from_slice::<WorldRef>(black_box(g)).unwrap(),
+            ))
+        },
+        || {
+            drop(black_box(
+                postcard::from_bytes::<WorldRef>(black_box(p)).unwrap(),
+            ))
+        },
+    );
     group.finish();
     report();
 }

@@ -4,8 +4,10 @@
 # `Variant` decode, for godot_bin and postcard. Each figure is (count of N=20 runs -
 # count of N=10 runs) / 10, so setup is taken off. Unlike timings on this machine,
 # these do not move from run to run, but they do move with how the program built
-# around the operation leaves the heap: `encode` includes the copies of growing the
-# output, which depend on it (`encode_into` does not).
+# around the operation leaves the heap. `encode` repeats `to_vec` of one snapshot,
+# whose output then starts at its size (the best case of `to_vec`'s starting size:
+# a first encode grows its output, and copies as it grows); `encode_into` writes
+# into a buffer kept from the run before.
 #
 #   scripts/count-instructions.sh        (from any directory; needs valgrind:
 #                                         apt-get install -y valgrind)

@@ -51,9 +51,10 @@ impl ser::Error for GiveUp {
     }
 }
 
-/// The methods of a serializer here that give up; `@common` those every one gives
-/// up at (enums with data, maps and structs), `@scalars` the scalars but `f32` and
-/// unit, for a serializer whose `Ok` is `$ok`.
+/// The methods of a serializer here that give up; `@common` those every one but the
+/// argument's gives up at (enums with data, maps and structs; `@variants` the enums
+/// alone), `@scalars` the scalars but `f32` and unit, for a serializer whose `Ok` is
+/// `$ok`.
 macro_rules! give_up {
     (@scalars $ok:ty) => {
         give_up! {
@@ -75,9 +76,14 @@ macro_rules! give_up {
     };
     (@common $ok:ty) => {
         give_up! {
-            serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Self::SerializeTupleVariant;
             serialize_map(Option<usize>) -> Self::SerializeMap;
             serialize_struct(&'static str, usize) -> Self::SerializeStruct;
+        }
+        give_up!(@variants $ok);
+    };
+    (@variants $ok:ty) => {
+        give_up! {
+            serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Self::SerializeTupleVariant;
             serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant;
         }
         fn serialize_newtype_variant<T: ?Sized + Serialize>(
@@ -361,18 +367,8 @@ impl<'a> Serializer for Arg<'a> {
     }
     give_up! {
         serialize_bytes(&[u8]) -> ();
-        serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Self::SerializeTupleVariant;
-        serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant;
     }
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<(), GiveUp> {
-        Err(Other)
-    }
+    give_up!(@variants ());
 }
 
 /// A `Vector2` or `Vector3` argument's floats, written at its end.

@@ -333,23 +333,6 @@ fn wide_compressed_ints_are_refused() {
 #[path = "../../tests/common/arbitrary.rs"]
 mod arbitrary;
 
-/// Arrays and Dictionaries (keys too) nested up to `depth` deep around values of
-/// every type, with a full Object for some of them when `plant`.
-fn tree(g: &mut quickcheck::Gen, depth: usize, plant: bool) -> Variant {
-    use quickcheck::Arbitrary;
-    let n = usize::arbitrary(g) % 4;
-    match u8::arbitrary(g) % 6 {
-        0 | 1 if depth > 0 => Variant::Array((0..n).map(|_| tree(g, depth - 1, plant)).collect()),
-        2 | 3 if depth > 0 => Variant::Dictionary(
-            (0..n)
-                .map(|_| (tree(g, depth - 1, plant), tree(g, depth - 1, plant)))
-                .collect(),
-        ),
-        4 if plant => Variant::Object(Default::default()),
-        _ => arbitrary::variant4(g, 1),
-    }
-}
-
 fn has_object(v: &Variant) -> bool {
     match v {
         Variant::Object(_) => true,
@@ -369,7 +352,7 @@ fn arguments_holding_full_objects_are_refused_and_others_written_whole() {
     impl quickcheck::Arbitrary for Case {
         fn arbitrary(g: &mut quickcheck::Gen) -> Self {
             let plant = bool::arbitrary(g);
-            Case(Variant::Array(vec![tree(g, 4, plant)]))
+            Case(Variant::Array(vec![arbitrary::tree(g, 4, plant)]))
         }
     }
     fn prop(case: Case, first: bool) -> bool {

@@ -597,32 +597,8 @@ fn rpc_refuses_what_it_cannot_send() {
     assert_eq!(s.poll_transmit().unwrap().bytes[0], 1, "the path first");
 }
 
-/// A random argument: scalars, Godot values, Arrays and Dictionaries of them, and
-/// (when `objects`) full Objects anywhere.
-fn tree(g: &mut quickcheck::Gen, depth: usize, objects: bool) -> Variant {
-    use quickcheck::Arbitrary;
-    let n = usize::arbitrary(g) % 4;
-    match u8::arbitrary(g) % 12 {
-        0 | 1 if depth > 0 => Variant::Array((0..n).map(|_| tree(g, depth - 1, objects)).collect()),
-        2 | 3 if depth > 0 => Variant::Dictionary(
-            (0..n)
-                .map(|_| (tree(g, depth - 1, objects), tree(g, depth - 1, objects)))
-                .collect(),
-        ),
-        4 if objects => Variant::Object(Box::new(godot_bin::Object {
-            class: "Node".into(),
-            properties: vec![("name".into(), Variant::from("n"))],
-        })),
-        5 => Variant::Int(i64::arbitrary(g)),
-        6 => Variant::Float(f64::arbitrary(g)),
-        // No NUL: a value wrong in two ways may be told by either fault.
-        7 => Variant::String(String::arbitrary(g).replace('\0', "")),
-        8 => Variant::Vector3(godot_bin::Vector3::new(f32::arbitrary(g), 1.5, -0.0)),
-        9 => Variant::Color(godot_bin::Color::new(0.5, f32::arbitrary(g), 0.0, 1.0)),
-        10 => Variant::PoolByteArray(godot_bin::PoolByteArray(Vec::arbitrary(g))),
-        _ => Variant::Bool(bool::arbitrary(g)),
-    }
-}
+#[path = "../../tests/common/arbitrary.rs"]
+mod arbitrary;
 
 /// `rpc` writes a container argument from the value itself (godot_bin's serializer,
 /// full Objects refused on the way); `call` writes its Variants. Same packets, or
@@ -634,7 +610,10 @@ fn rpc_writes_containers_as_call_writes_their_variants() {
     impl quickcheck::Arbitrary for Args {
         fn arbitrary(g: &mut quickcheck::Gen) -> Self {
             let objects = u8::arbitrary(g) % 4 == 0;
-            Args(tree(g, 3, objects), tree(g, 2, objects))
+            Args(
+                arbitrary::tree(g, 3, objects),
+                arbitrary::tree(g, 2, objects),
+            )
         }
     }
     fn prop(a: Args) -> bool {

@@ -291,3 +291,23 @@ impl Arbitrary for AnyVariant2 {
         AnyVariant2(v)
     }
 }
+
+/// Arrays and Dictionaries (keys too) nested up to `depth` deep around Godot 4 values
+/// of every type, with a full Object for some of them when `plant` (the RPC tests:
+/// the engine refuses full Objects in arguments).
+pub fn tree(g: &mut Gen, depth: usize, plant: bool) -> Variant {
+    let n = usize::arbitrary(g) % 4;
+    match u8::arbitrary(g) % 6 {
+        0 | 1 if depth > 0 => Variant::Array((0..n).map(|_| tree(g, depth - 1, plant)).collect()),
+        2 | 3 if depth > 0 => Variant::Dictionary(
+            (0..n)
+                .map(|_| (tree(g, depth - 1, plant), tree(g, depth - 1, plant)))
+                .collect(),
+        ),
+        4 if plant => Variant::Object(Box::new(Object {
+            class: "Node".into(),
+            properties: vec![("name".into(), Variant::from("n"))],
+        })),
+        _ => variant4(g, 1),
+    }
+}
