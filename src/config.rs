@@ -155,15 +155,16 @@ impl Config {
 impl Config {
     /// Encodes `value` with these settings.
     ///
-    /// The output starts with the room this thread's last two outputs of the same
-    /// Rust type took (the smaller, an eighth more; at least 128 bytes, at most 16
-    /// MiB), so encoding a value of about the same size each tick allocates once,
-    /// without growing; an output more than half empty (a small value after larger
-    /// ones) is shrunk to fit. [`Config::to_vec_into`] reuses one buffer instead.
+    /// Once an output on this thread was larger than 4 KiB, an output starts with the
+    /// room this thread's last two outputs of the same Rust type took (the smaller, an
+    /// eighth more; at least 128 bytes, at most 16 MiB), so encoding a value of about
+    /// the same size each tick allocates once, without growing; an output more than
+    /// half empty (a small value after larger ones) is shrunk to fit. [`Config::to_vec_into`] reuses one buffer instead.
     pub fn to_vec<T: ?Sized + Serialize>(&self, value: &T) -> Result<Vec<u8>> {
-        let mut out = Vec::with_capacity(capacity::start::<T>());
+        let start = capacity::start::<T>();
+        let mut out = Vec::with_capacity(start.capacity);
         value.serialize(&mut Serializer::with_config(&mut out, *self))?;
-        capacity::finish::<T>(&mut out);
+        capacity::finish::<T>(start, &mut out);
         Ok(out)
     }
 

@@ -7,10 +7,12 @@
 //! The sizes are kept per type (16 slots by the type's id, a later type taking a
 //! slot over), so small messages of other types in between do not undo a snapshot's
 //! hint; and per type the smaller of the last two, so a type whose values alternate
-//! large and small does not allocate a large output for each small one.
+//! large and small does not allocate a large output for each small one. A thread
+//! whose outputs all stayed under 4 KiB (growing those copies little) keeps no sizes,
+//! and pays one flag read and one compare per output.
 
 use std::any::TypeId;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::hash::{Hash, Hasher};
 
 /// What an output starts with when nothing better is known (as serde_json's).
@@ -20,6 +22,10 @@ pub(crate) const MIN: usize = 128;
 /// encoding, and a small value of a type once large never reserves more.
 const MAX: usize = 16 << 20;
 
+/// Outputs up to this size are not noted until a larger one was: growing them copies
+/// little.
+const SMALL: usize = 4 << 10;
+
 const SLOTS: usize = 16;
 
 type Slot = Option<(TypeId, [usize; 2])>;
@@ -27,6 +33,8 @@ type Slot = Option<(TypeId, [usize; 2])>;
 thread_local! {
     /// Per type: the sizes of its last two `to_vec` outputs on this thread.
     static LAST: RefCell<[Slot; SLOTS]> = const { RefCell::new([None; SLOTS]) };
+    /// Whether an output on this thread was ever larger than `SMALL`.
+    static NOTED: Cell<bool> = const { Cell::new(false) };
 }
 
 /// A type's slot: its id's hash (the id is the compiler's, not an input's).
@@ -34,17 +42,24 @@ fn slot(id: TypeId) -> usize {
     /// An FxHash-style fold.
     struct Fold(u64);
     const K: u64 = 0x517c_c1b7_2722_0a95;
+    impl Fold {
+        fn add(&mut self, n: u64) {
+            self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(K);
+        }
+    }
     impl Hasher for Fold {
         fn finish(&self) -> u64 {
             self.0
         }
         fn write(&mut self, bytes: &[u8]) {
-            for &b in bytes {
-                self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
-            }
+            bytes.iter().for_each(|&b| self.add(u64::from(b)));
         }
         fn write_u64(&mut self, n: u64) {
-            self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(K);
+            self.add(n);
+        }
+        fn write_u128(&mut self, n: u128) {
+            self.add(n as u64);
+            self.add((n >> 64) as u64);
         }
     }
     let mut h = Fold(0);
@@ -52,29 +67,57 @@ fn slot(id: TypeId) -> usize {
     (h.finish() >> 40) as usize % SLOTS
 }
 
+/// Where an output of one type starts: its room, and (once sizes are noted on this
+/// thread) its type's id and slot.
+pub(crate) struct Start {
+    pub(crate) capacity: usize,
+    entry: Option<(TypeId, usize)>,
+}
+
 /// The room to start an output of `T` with: the smaller of its last two outputs, an
 /// eighth more for a value that grew a little since, between `MIN` and `MAX`.
 #[inline]
-pub(crate) fn start<T: ?Sized>() -> usize {
-    let id = typeid::of::<T>();
+pub(crate) fn start<T: ?Sized>() -> Start {
+    if !NOTED.try_with(Cell::get).unwrap_or(false) {
+        return Start {
+            capacity: MIN,
+            entry: None,
+        };
+    }
+    let (id, slot) = entry::<T>();
     let hint = LAST
-        .try_with(|l| match l.borrow()[slot(id)] {
+        .try_with(|l| match l.borrow()[slot] {
             Some((t, [a, b])) if t == id => a.min(b),
             _ => 0,
         })
         .unwrap_or(0);
-    (hint + hint / 8).clamp(MIN, MAX)
+    Start {
+        capacity: (hint + hint / 8).clamp(MIN, MAX),
+        entry: Some((id, slot)),
+    }
 }
 
-/// Notes the finished output's size for `T`, and gives back the room of an output
-/// more than half empty (which only a smaller value after larger ones leaves: a
-/// growing `Vec` never is).
+fn entry<T: ?Sized>() -> (TypeId, usize) {
+    let id = typeid::of::<T>();
+    (id, slot(id))
+}
+
+/// Notes the finished output's size for `T` (once one was larger than `SMALL`), and
+/// gives back the room of an output more than half empty (which only a smaller value
+/// after larger ones leaves: a growing `Vec` never is).
 #[inline]
-pub(crate) fn finish<T: ?Sized>(out: &mut Vec<u8>) {
-    let (id, len) = (typeid::of::<T>(), out.len());
+pub(crate) fn finish<T: ?Sized>(start: Start, out: &mut Vec<u8>) {
+    let len = out.len();
+    let entry = match start.entry {
+        Some(e) => e,
+        None if len <= SMALL => return,
+        None => entry::<T>(),
+    };
+    let (id, slot) = entry;
     // Nothing to note once the thread's locals are gone (in another one's destructor).
+    let _ = NOTED.try_with(|n| n.set(true));
     let _ = LAST.try_with(|l| {
-        let s = &mut l.borrow_mut()[slot(id)];
+        let s = &mut l.borrow_mut()[slot];
         *s = match *s {
             Some((t, [_, b])) if t == id => Some((id, [b, len])),
             _ => Some((id, [len, len])),
@@ -95,12 +138,14 @@ mod tests {
     /// A thread's start (tests may share one thread: `--test-threads=1`).
     fn fresh() {
         LAST.with(|l| *l.borrow_mut() = [None; SLOTS]);
+        NOTED.with(|n| n.set(false));
     }
 
     fn encode<T>(len: usize) -> Vec<u8> {
-        let mut out = Vec::with_capacity(start::<T>());
+        let s = start::<T>();
+        let mut out = Vec::with_capacity(s.capacity);
         out.resize(len, 0);
-        finish::<T>(&mut out);
+        finish::<T>(s, &mut out);
         out
     }
 
@@ -108,7 +153,11 @@ mod tests {
     fn steady_sizes_start_at_their_size() {
         fresh();
         encode::<Big>(100_000);
-        assert_eq!(start::<Big>(), 112_500, "the first output counts for both");
+        assert_eq!(
+            start::<Big>().capacity,
+            112_500,
+            "the first output counts for both"
+        );
         let out = encode::<Big>(104_000);
         assert_eq!(out.capacity(), 112_500, "grew, or was shrunk");
     }
@@ -119,8 +168,8 @@ mod tests {
         encode::<Big>(100_000);
         encode::<Small>(10);
         encode::<u8>(3);
-        assert_eq!(start::<Big>(), 112_500);
-        assert_eq!(start::<Small>(), MIN);
+        assert_eq!(start::<Big>().capacity, 112_500);
+        assert_eq!(start::<Small>().capacity, MIN);
     }
 
     #[test]
@@ -130,7 +179,7 @@ mod tests {
             encode::<Big>(200_000);
             encode::<Big>(40);
         }
-        assert_eq!(start::<Big>(), MIN);
+        assert_eq!(start::<Big>().capacity, MIN);
     }
 
     #[test]
@@ -149,10 +198,22 @@ mod tests {
     }
 
     #[test]
+    fn small_outputs_alone_note_nothing() {
+        fresh();
+        for len in [10, SMALL, 3] {
+            assert_eq!(encode::<Small>(len).capacity(), len.max(MIN));
+        }
+        assert!(!NOTED.with(Cell::get));
+        assert!(LAST.with(|l| l.borrow().iter().all(Option::is_none)));
+        encode::<Big>(SMALL + 1);
+        assert_eq!(start::<Big>().capacity, (SMALL + 1) * 9 / 8);
+    }
+
+    #[test]
     fn huge_outputs_start_at_most_at_the_cap() {
         fresh();
         encode::<Big>(3 * MAX);
-        assert_eq!(start::<Big>(), MAX);
+        assert_eq!(start::<Big>().capacity, MAX);
     }
 
     #[test]
