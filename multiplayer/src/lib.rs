@@ -63,7 +63,7 @@ pub mod wire;
 pub mod ws;
 
 pub use error::{Error, ErrorKind, Result};
-pub use names::RpcNames;
+pub use names::{Name, RpcNames};
 pub use replication::{Delta, DeltaEntry, Spawn, SpawnSource, Sync, SyncEntry, MAX_STATE_VALUES};
 pub use replicator::{NodeId, Property, ReplicationMode, Replicator, Synchronizer, MAX_WATCHED};
 pub use scene4::{Args, CallRef, NodeRef, Packet, RemoteCall, Sys};

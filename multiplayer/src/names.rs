@@ -1,7 +1,116 @@
 //! A node's rpc methods as both sides must agree on them: ids are positions in the
 //! sorted list of names, and SIMPLIFY_PATH carries the md5 of the names joined.
 
+use std::borrow::Borrow;
+use std::fmt;
+use std::ops::Deref;
+use std::sync::Arc;
+
 use md5::{Digest, Md5};
+
+/// A node path or method name as a [`Session`](crate::Session) hands it out: shared
+/// with the session's [`Scene`](crate::Scene), so a received call names its node and
+/// method without copying them (two `String`s were two allocations and two frees
+/// per call). It reads as a `&str` and compares with one.
+///
+/// ```
+/// use godot_bin_multiplayer::Name;
+/// let method = Name::from("move");
+/// assert_eq!(method, "move");
+/// assert!(matches!(method.as_str(), "move" | "chat"));
+/// assert_eq!(method.len(), 4);
+/// assert_eq!(String::from(method), "move");
+/// ```
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Name(Arc<str>);
+
+impl Name {
+    /// The name as a `&str`.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Deref for Name {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<str> for Name {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Borrow<str> for Name {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&*self.0, f)
+    }
+}
+
+impl fmt::Display for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&*self.0, f)
+    }
+}
+
+impl From<&str> for Name {
+    fn from(s: &str) -> Self {
+        Name(s.into())
+    }
+}
+
+impl From<String> for Name {
+    fn from(s: String) -> Self {
+        Name(s.into())
+    }
+}
+
+impl From<Name> for String {
+    fn from(n: Name) -> Self {
+        n.0.as_ref().to_owned()
+    }
+}
+
+/// `Name == str`, `Name == &str`, `Name == String` and the other way round.
+macro_rules! eq_str {
+    ($($t:ty),*) => {$(
+        impl PartialEq<$t> for Name {
+            fn eq(&self, other: &$t) -> bool {
+                *self.0 == **other
+            }
+        }
+
+        impl PartialEq<Name> for $t {
+            fn eq(&self, other: &Name) -> bool {
+                **self == *other.0
+            }
+        }
+    )*};
+}
+
+eq_str!(&str, String);
+
+impl PartialEq<str> for Name {
+    fn eq(&self, other: &str) -> bool {
+        *self.0 == *other
+    }
+}
+
+impl PartialEq<Name> for str {
+    fn eq(&self, other: &Name) -> bool {
+        *self == *other.0
+    }
+}
 
 /// The `@rpc` method names of one node's script, sorted (as SceneMultiplayer numbers
 /// them).
@@ -16,7 +125,7 @@ use md5::{Digest, Md5};
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RpcNames {
-    names: Vec<String>,
+    names: Vec<Name>,
     /// Computed once: every first call to a peer carries it.
     checksum: String,
 }
@@ -38,6 +147,7 @@ impl RpcNames {
         let mut names: Vec<String> = names.into_iter().map(Into::into).collect();
         names.sort_unstable();
         names.dedup();
+        let names: Vec<Name> = names.into_iter().map(Name::from).collect();
         let mut h = Md5::new();
         for n in &names {
             h.update(n.as_bytes());
@@ -54,11 +164,16 @@ impl RpcNames {
 
     /// The name of method id `id`.
     pub fn name(&self, id: u16) -> Option<&str> {
-        self.names.get(usize::from(id)).map(String::as_str)
+        self.names.get(usize::from(id)).map(Name::as_str)
+    }
+
+    /// The name of method id `id`, shared.
+    pub(crate) fn shared(&self, id: u16) -> Option<&Name> {
+        self.names.get(usize::from(id))
     }
 
     /// The sorted names.
-    pub fn names(&self) -> &[String] {
+    pub fn names(&self) -> &[Name] {
         &self.names
     }
 

@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::godot3;
-use crate::names::RpcNames;
+use crate::names::{Name, RpcNames};
 use crate::replication::Spawn;
 use crate::scene4::{self, Args, CallRef, NodeRef, Packet, Sys};
 use crate::{args, args_ser};
@@ -38,7 +38,7 @@ pub const SERVER: i32 = 1;
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct Scene {
-    nodes: Vec<(String, RpcNames)>,
+    nodes: Vec<(Name, RpcNames)>,
 }
 
 impl Scene {
@@ -54,7 +54,7 @@ impl Scene {
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        let path = path.into();
+        let path = Name::from(path.into());
         let names = RpcNames::new(names);
         match self.nodes.iter_mut().find(|(p, _)| *p == path) {
             Some(slot) => slot.1 = names,
@@ -172,7 +172,7 @@ pub enum Event {
         /// The peer.
         from: i32,
         /// The node's path.
-        node: String,
+        node: Name,
         /// The property's name (not checked against the scene: decide here).
         property: String,
         /// The value.
@@ -200,7 +200,7 @@ pub enum Event {
         /// The peer.
         peer: i32,
         /// The node's path.
-        path: String,
+        path: Name,
     },
 }
 
@@ -210,9 +210,9 @@ pub struct Call {
     /// The peer that called (the original sender of a relayed call).
     pub from: i32,
     /// The node's path relative to the multiplayer root.
-    pub node: String,
+    pub node: Name,
     /// The method's name.
-    pub method: String,
+    pub method: Name,
     /// The arguments.
     pub args: Vec<Variant>,
 }
@@ -566,13 +566,14 @@ impl Session {
             godot3::Packet::Call(call) => {
                 let node = self.node_of(from, &call.node)?;
                 let (path, names) = &self.scene.nodes[node];
-                if names.id(&call.method).is_none() {
+                let Some(id) = names.id(&call.method) else {
                     return Err(Error::at(ErrorKind::UnknownMethodName(call.method), 5));
-                }
+                };
+                let method = names.shared(id).expect("the id of a name").clone();
                 self.events.push_back(Event::Call(Call {
                     from,
                     node: path.clone(),
-                    method: call.method,
+                    method,
                     args: call.args,
                 }));
             }
@@ -713,12 +714,12 @@ impl Session {
                 let node = self.node_of(from, &call.node)?;
                 let (path, names) = &self.scene.nodes[node];
                 let method = names
-                    .name(call.method)
+                    .shared(call.method)
                     .ok_or_else(|| Error::at(ErrorKind::UnknownMethod(call.method), 1))?;
                 self.events.push_back(Event::Call(Call {
                     from,
                     node: path.clone(),
-                    method: method.to_owned(),
+                    method: method.clone(),
                     args: call.args,
                 }));
             }
@@ -730,6 +731,7 @@ impl Session {
                 let valid = self.scene.nodes[node].1.checksum() == checksum;
                 self.cache_received(from, id, node, 34)?;
                 if !valid {
+                    let path = self.scene.nodes[node].0.clone();
                     self.events
                         .push_back(Event::ChecksumMismatch { peer: from, path });
                 }
@@ -1105,20 +1107,20 @@ impl Session {
         let mut by_path = Vec::new();
         if !all_confirmed {
             by_path.reserve(size + path.len() + 1);
-            encode(NodeRef::Path(path.clone()), &mut by_path)?;
+            encode(NodeRef::Path(path.to_string()), &mut by_path)?;
         }
         if first_time {
             let simplify = if godot3 {
                 godot3::Packet::SimplifyPath {
                     id: cache_id,
-                    path: path.clone(),
+                    path: path.to_string(),
                 }
                 .encode()?
             } else {
                 Packet::SimplifyPath {
                     checksum: names.checksum().to_owned(),
                     id: cache_id,
-                    path: path.clone(),
+                    path: path.to_string(),
                 }
                 .encode()?
             };

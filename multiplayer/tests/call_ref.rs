@@ -34,8 +34,8 @@ fn both<T: DeserializeOwned>(p: &[u8]) -> (Result<T, String>, Result<T, String>)
     let in_place = call.args.get::<T>().map_err(|e| e.to_string());
     let variants = Call {
         from: 2,
-        node: String::new(),
-        method: String::new(),
+        node: "".into(),
+        method: "".into(),
         args: call.args.to_variants().unwrap(),
     };
     (in_place, variants.args::<T>().map_err(|e| e.to_string()))
@@ -316,8 +316,8 @@ fn mutated_strings_read_typed_as_through_variants() {
         let through = call.args.to_variants().map(|args| {
             Call {
                 from: 2,
-                node: String::new(),
-                method: String::new(),
+                node: "".into(),
+                method: "".into(),
                 args,
             }
             .args::<(String, i64)>()

@@ -358,7 +358,7 @@ async fn engine_clients(
                     calls
                         .entry(call.from)
                         .or_default()
-                        .push((call.method, call.args));
+                        .push((call.method.into(), call.args));
                 }
                 e => panic!("unexpected {e:?}"),
             }
@@ -473,12 +473,12 @@ async fn rust_client(
             Event::PeerConnected(id) if other == 0 => other = id,
             Event::Call(call) if call.from == 1 => {
                 let done = call.method == "done";
-                from_server.push((call.method, call.args));
+                from_server.push((call.method.into(), call.args));
                 if done {
                     break;
                 }
             }
-            Event::Call(call) => from_peers.push((call.from, call.method, call.args)),
+            Event::Call(call) => from_peers.push((call.from, call.method.into(), call.args)),
             e => panic!("unexpected {e:?}"),
         }
         if other != 0 && !sent {
@@ -496,7 +496,9 @@ async fn rust_client(
     // Both greetings may still be on their way after `done` came back.
     while from_peers.len() < 2 {
         match tokio::time::timeout(Duration::from_secs(10), c.next_event()).await {
-            Ok(Some(Event::Call(call))) => from_peers.push((call.from, call.method, call.args)),
+            Ok(Some(Event::Call(call))) => {
+                from_peers.push((call.from, call.method.into(), call.args))
+            }
             Ok(Some(Event::PeerDisconnected(_) | Event::PeerConnected(_))) => {}
             other => panic!("waiting for the greetings: {other:?}"),
         }

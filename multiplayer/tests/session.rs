@@ -124,7 +124,7 @@ fn replay(me: i32, peer: i32, mine: &str, fast: bool) {
                     // Typed arguments of every Godot 4 type: as a Vec<Variant>, the same.
                     let typed: Vec<Variant> = c.args().unwrap();
                     assert_eq!(typed, c.args, "{}", c.method);
-                    calls.push((c.method, c.args));
+                    calls.push((c.method.into(), c.args));
                 }
                 e => panic!("unexpected {e:?}"),
             }
@@ -649,6 +649,70 @@ fn rpc_writes_containers_as_call_writes_their_variants() {
     quickcheck::QuickCheck::new()
         .tests(2000)
         .quickcheck(prop as fn(Args) -> bool);
+}
+
+/// A received call names its node and method with the scene's own strings, not a
+/// copy per call: by path, by cache id, and (Godot 3) by the method's text.
+#[test]
+fn received_calls_share_the_scenes_names() {
+    use godot_bin_multiplayer::{godot3, Call, Protocol};
+    fn call(s: &mut Session, bytes: &[u8]) -> Call {
+        s.receive(CLIENT, Delivery::default(), bytes).unwrap();
+        match s.poll_event() {
+            Some(Event::Call(c)) => c,
+            e => panic!("{e:?}"),
+        }
+    }
+    fn same(a: &Call, b: &Call) -> bool {
+        std::ptr::eq(a.node.as_str(), b.node.as_str())
+            && std::ptr::eq(a.method.as_str(), b.method.as_str())
+    }
+    let names = scene().names("Game").unwrap().clone();
+    let mut s = server_with(&[CLIENT]);
+    let by_path = Packet::Call(RemoteCall {
+        node: NodeRef::Path("Game".into()),
+        method: names.id("one").unwrap(),
+        args: vec![Variant::Int(1)],
+    });
+    let simplify = Packet::SimplifyPath {
+        checksum: names.checksum().into(),
+        id: 9,
+        path: "Game".into(),
+    };
+    let cached = Packet::Call(RemoteCall {
+        node: NodeRef::Cached(9),
+        method: names.id("one").unwrap(),
+        args: vec![Variant::Int(2)],
+    });
+    let first = call(&mut s, &by_path.encode().unwrap());
+    s.receive(CLIENT, Delivery::default(), &simplify.encode().unwrap())
+        .unwrap();
+    let second = call(&mut s, &cached.encode().unwrap());
+    assert_eq!((&*first.node, &*first.method), ("Game", "one"));
+    assert_eq!(
+        (second.node.as_str(), second.args[0].clone()),
+        ("Game", Variant::Int(2))
+    );
+    assert!(same(&first, &second));
+
+    let mut s3 = Session::server(scene()).protocol(Protocol::Godot3);
+    s3.connect(CLIENT);
+    drain(&mut s3);
+    let packet = |arg| {
+        godot3::Packet::Call(godot3::RemoteCall {
+            node: NodeRef::Path("Game".into()),
+            method: "one".into(),
+            args: vec![Variant::Int(arg)],
+        })
+        .encode()
+        .unwrap()
+    };
+    let (a, b) = (call(&mut s3, &packet(1)), call(&mut s3, &packet(2)));
+    assert_eq!(
+        (a.method.as_str(), b.args.clone()),
+        ("one", vec![Variant::Int(2)])
+    );
+    assert!(same(&a, &b));
 }
 
 #[test]
