@@ -7,6 +7,7 @@
 //! Groups are `rpc/<case>/{encode,decode}`. Each case's argument array, in Godot 4
 //! bytes, goes to `$CARGO_TARGET_DIR/bench-data/rpc-<case>.bin` for the engine.
 
+use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -22,7 +23,7 @@ const METHODS: [&str; 3] = ["chat", "move", "state"];
 
 /// A unit of the state snapshot as a Rust server holds it: its fields are the keys
 /// of the engine's dictionary, in the same order.
-#[derive(serde::Serialize)]
+#[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
 struct Unit {
     hp: i64,
     pos: Vector3,
@@ -30,7 +31,7 @@ struct Unit {
 }
 
 /// The state snapshot as a Rust server holds it (the same bytes as `cases()`'s).
-fn units() -> std::collections::BTreeMap<i64, Unit> {
+fn units() -> BTreeMap<i64, Unit> {
     (0..10)
         .map(|i| {
             let unit = Unit {
@@ -160,6 +161,15 @@ fn session(c: &mut Criterion) {
                 }
             })
         });
+        // The state read in place as a Rust handler holds it, as it is sent below.
+        if name == "state" {
+            let call = server
+                .receive_call(2, Delivery::default(), &packet)
+                .unwrap()
+                .unwrap();
+            let state: (BTreeMap<i64, Unit>, i64) = call.args.get().unwrap();
+            assert_eq!(state, (units(), 7));
+        }
         g.bench_function("session_receive_in_place", |b| {
             b.iter(|| {
                 let call = server
@@ -172,7 +182,9 @@ fn session(c: &mut Criterion) {
                         call.args.get::<(Vector3, Vector3, i64, bool)>().unwrap(),
                     )),
                     "chat" => drop(black_box(call.args.get::<(String, i64)>().unwrap())),
-                    _ => drop(black_box(call.args.get::<(Dictionary, i64)>().unwrap())),
+                    _ => drop(black_box(
+                        call.args.get::<(BTreeMap<i64, Unit>, i64)>().unwrap(),
+                    )),
                 }
             })
         });

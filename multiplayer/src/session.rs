@@ -518,11 +518,20 @@ impl Session {
         bytes: &'a [u8],
     ) -> Result<Option<CallIn<'a>>> {
         if self.protocol == Protocol::Godot4 && (self.is_server() || from == SERVER) {
-            if !self.is_peer(from) {
+            // The peer looked up once, for both checks and the usual call by cache id.
+            let peer = self.state.get(&from);
+            if peer.is_none() && !self.peers.contains(&from) {
                 return Err(Error::at(ErrorKind::UnknownPeer(from), 0));
             }
             if let Some(call) = CallRef::decode(bytes)? {
-                let node = self.node_of(from, &call.node)?;
+                let node = match (&call.node, peer) {
+                    (NodeRef::Cached(id), Some(p)) => p.received.get(id).copied(),
+                    _ => None,
+                };
+                let node = match node {
+                    Some(node) => node,
+                    None => self.node_of(from, &call.node)?,
+                };
                 let (path, names) = &self.scene.nodes[node];
                 let method = names
                     .name(call.method)
