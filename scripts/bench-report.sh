@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Runs the criterion benchmarks and prints Markdown tables from their estimates
 # (medians): the README's world table, each dataset against the peers, pool arrays
-# against memcpy, and Variant throughput per dialect.
+# against memcpy, Variant throughput per dialect, and (growth) the cost per element
+# at 10 thousand and 1 million elements.
 #
-#   scripts/bench-report.sh [--no-run] [--runs N] [world|datasets|pools|raw ...] [-- CRITERION_ARGS...]
+#   scripts/bench-report.sh [--no-run] [--runs N] [world|datasets|pools|raw|growth ...] [-- CRITERION_ARGS...]
 #
-# With no bench named, all four run. --no-run prints from the results already in
+# With no bench named, all five run. --no-run prints from the results already in
 # $CARGO_TARGET_DIR/criterion. --runs N runs the benches N times and prints, for each
 # benchmark, the median of its N medians (this machine's speed swings by a third from
 # minute to minute; one run can catch a slow spell for one format and not another).
@@ -30,15 +31,15 @@ while [[ $# -gt 0 && $1 != -- ]]; do
         runs=$2
         shift
         ;;
-    world | datasets | pools | raw) benches+=("$1") ;;
+    world | datasets | pools | raw | growth) benches+=("$1") ;;
     *)
-        echo "usage: $0 [--no-run] [--runs N] [world|datasets|pools|raw ...] [-- CRITERION_ARGS...]" >&2
+        echo "usage: $0 [--no-run] [--runs N] [world|datasets|pools|raw|growth ...] [-- CRITERION_ARGS...]" >&2
         exit 2
         ;;
     esac
     shift
 done
-[[ ${#benches[@]} -gt 0 ]] || benches=(world datasets pools raw)
+[[ ${#benches[@]} -gt 0 ]] || benches=(world datasets pools raw growth)
 
 criterion=${CARGO_TARGET_DIR:-target}/criterion
 roots=("$criterion")
@@ -210,6 +211,22 @@ def raw():
 
 if "raw" in benches:
     raw()
+
+def growth():
+    print("### Cost per element as values grow (benches/growth.rs)\n")
+    print("| shape | operation | ns per element at 10 thousand | at 1 million | growth |")
+    print("|---|---|--:|--:|--:|")
+    for shape in ["items", "points"]:
+        for op, label in [("encode", "godot_bin to_vec"), ("encode_into", "godot_bin to_vec_into"),
+                          ("decode", "godot_bin from_slice"), ("postcard_encode", "postcard to_allocvec"),
+                          ("postcard_decode", "postcard from_bytes")]:
+            small = ns(f"growth/{shape}/{op}/10000") / 1e4
+            big = ns(f"growth/{shape}/{op}/1000000") / 1e6
+            print(f"| {shape} | {label} | {small:.1f} | {big:.1f} | {big / small:.2f}× |")
+    print()
+
+if "growth" in benches:
+    growth()
 if "world" in benches:
     variant()
 engines()
