@@ -158,8 +158,11 @@ impl RpcNames {
 
     /// The method id of `name`.
     pub fn id(&self, name: &str) -> Option<u16> {
-        let i = self.names.binary_search_by(|n| n.as_str().cmp(name)).ok()?;
-        u16::try_from(i).ok()
+        u16::try_from(self.index(name)?).ok()
+    }
+
+    fn index(&self, name: &str) -> Option<usize> {
+        self.names.binary_search_by(|n| n.as_str().cmp(name)).ok()
     }
 
     /// The name of method id `id`.
@@ -170,6 +173,11 @@ impl RpcNames {
     /// The name of method id `id`, shared.
     pub(crate) fn shared(&self, id: u16) -> Option<&Name> {
         self.names.get(usize::from(id))
+    }
+
+    /// The scene's own copy of `name`, if it is one of the names.
+    pub(crate) fn find(&self, name: &str) -> Option<&Name> {
+        self.names.get(self.index(name)?)
     }
 
     /// The sorted names.

@@ -575,10 +575,9 @@ impl Session {
             godot3::Packet::Call(call) => {
                 let node = self.node_of(from, &call.node)?;
                 let (path, names) = &self.scene.nodes[node];
-                let Some(id) = names.id(&call.method) else {
+                let Some(method) = names.find(&call.method).cloned() else {
                     return Err(Error::at(ErrorKind::UnknownMethodName(call.method), 5));
                 };
-                let method = names.shared(id).expect("the id of a name").clone();
                 self.events.push_back(Event::Call(Call {
                     from,
                     node: path.clone(),
