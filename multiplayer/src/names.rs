@@ -162,6 +162,11 @@ impl RpcNames {
     }
 
     fn index(&self, name: &str) -> Option<usize> {
+        // A script has a handful of rpc methods: a scan whose compares stop at a
+        // length that differs is quicker there than a search's ordered compares.
+        if self.names.len() <= 16 {
+            return self.names.iter().position(|n| n.as_str() == name);
+        }
         self.names.binary_search_by(|n| n.as_str().cmp(name)).ok()
     }
 
@@ -189,5 +194,31 @@ impl RpcNames {
     /// SIMPLIFY_PATH for this node carries.
     pub fn checksum(&self) -> &str {
         &self.checksum
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Ids are positions in the sorted list whichever way a name is looked up: by the
+    /// scan of a short list or the search of a long one.
+    #[test]
+    fn ids_are_sorted_positions_in_short_and_long_lists() {
+        for n in [0, 1, 3, 16, 17, 40] {
+            // Given in reverse, with lengths that differ and that match.
+            let given: Vec<String> = (0..n).rev().map(|i| format!("m{}", i * 7)).collect();
+            let names = RpcNames::new(given.clone());
+            let mut sorted = given;
+            sorted.sort();
+            for (i, name) in sorted.iter().enumerate() {
+                assert_eq!(names.id(name), Some(i as u16), "{name} of {n}");
+                assert_eq!(names.find(name).map(Name::as_str), Some(name.as_str()));
+                assert_eq!(names.name(i as u16), Some(name.as_str()));
+            }
+            for absent in ["", "m", "m1", "m7x", "n0"] {
+                assert_eq!((names.id(absent), names.find(absent)), (None, None));
+            }
+        }
     }
 }

@@ -324,6 +324,8 @@ pub struct Session {
     /// Where a call's arguments are written before its packets are: kept, so a
     /// call allocates only the packets it queues.
     scratch: Vec<u8>,
+    /// The peers a call goes to, kept for the same reason.
+    fan_out: Vec<i32>,
 }
 
 impl Session {
@@ -350,6 +352,7 @@ impl Session {
             transmits: VecDeque::new(),
             events: VecDeque::new(),
             scratch: Vec::new(),
+            fan_out: Vec::new(),
         }
     }
 
@@ -1059,16 +1062,25 @@ impl Session {
 
     /// The connected peers `target` names.
     fn targets(&self, target: Target) -> Result<Vec<i32>> {
-        Ok(match target {
-            Target::Peer(p) if self.is_peer(p) => vec![p],
+        let mut out = Vec::new();
+        self.targets_into(target, &mut out)?;
+        Ok(out)
+    }
+
+    /// The peers `target` names, in `out` (cleared first).
+    fn targets_into(&self, target: Target, out: &mut Vec<i32>) -> Result<()> {
+        out.clear();
+        match target {
+            Target::Peer(p) if self.is_peer(p) => out.push(p),
             Target::Peer(p) => return Err(Error::at(ErrorKind::UnknownPeer(p), 0)),
-            Target::All | Target::AllBut(_) => self
-                .peers
-                .iter()
-                .copied()
-                .filter(|&p| Target::AllBut(p) != target)
-                .collect(),
-        })
+            Target::All | Target::AllBut(_) => out.extend(
+                self.peers
+                    .iter()
+                    .copied()
+                    .filter(|&p| Target::AllBut(p) != target),
+            ),
+        }
+        Ok(())
     }
 
     fn node_index(&self, node: &str) -> Result<usize> {
@@ -1091,7 +1103,9 @@ impl Session {
         size: usize,
         encode: impl Fn(NodeRef, &mut Vec<u8>) -> Result<()>,
     ) -> Result<()> {
-        let targets = self.targets(target)?;
+        // The kept list (an error drops it, which costs only its capacity).
+        let mut targets = std::mem::take(&mut self.fan_out);
+        self.targets_into(target, &mut targets)?;
         let cache_id = index as u32 + 1;
         let (mut first_time, mut all_confirmed) = (false, true);
         for &p in &targets {
@@ -1141,7 +1155,7 @@ impl Session {
             }
         }
         let last = targets.len().saturating_sub(1);
-        for (i, p) in targets.into_iter().enumerate() {
+        for (i, &p) in targets.iter().enumerate() {
             let packet = if all_confirmed || self.sent(p, index) == Sent::Confirmed {
                 &mut cached
             } else {
@@ -1155,6 +1169,7 @@ impl Session {
             };
             self.push(p, delivery, bytes);
         }
+        self.fan_out = targets;
         Ok(())
     }
 
