@@ -159,7 +159,8 @@ impl Config {
     /// room this thread's last two outputs of the same Rust type took (the smaller, an
     /// eighth more; at least 128 bytes, at most 16 MiB), so encoding a value of about
     /// the same size each tick allocates once, without growing; an output more than
-    /// half empty (a small value after larger ones) is shrunk to fit. [`Config::to_vec_into`] reuses one buffer instead.
+    /// half empty (a small value after larger ones) is shrunk to fit.
+    /// [`Config::to_vec_into`] reuses one buffer instead.
     pub fn to_vec<T: ?Sized + Serialize>(&self, value: &T) -> Result<Vec<u8>> {
         let start = capacity::start::<T>();
         let mut out = Vec::with_capacity(start.capacity);

@@ -4,11 +4,11 @@
 //! (`to_variant`, then `args::encode`): bools, integers, floats, strings the engine
 //! reads back as they are, `Vector2`, `Vector3`, nil, and options and newtypes of
 //! these. A container (a sequence, tuple, map or struct) goes to godot_bin's
-//! serializer as it is, behind a guard against full Objects (`no_objects.rs`): `to_vec` of a value is `to_vec` of its
-//! `Variant`, and the receiving engine reads containers in plain form. At anything
-//! else (another Godot type, a string with a NUL or a leading BOM, a full Object,
-//! any error) it gives up, and the caller takes the `Variant` route, which then gives
-//! that value's bytes or error.
+//! serializer as it is, behind a guard against full Objects (`no_objects.rs`):
+//! `to_vec` of a value is `to_vec` of its `Variant`, and the receiving engine reads
+//! containers in plain form. At anything else (another Godot type, a string with a
+//! NUL or a leading BOM, a full Object, any error) it gives up, and the caller takes
+//! the `Variant` route, which then gives that value's bytes or error.
 
 use std::fmt;
 

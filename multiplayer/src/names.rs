@@ -172,7 +172,7 @@ impl RpcNames {
 
     /// The name of method id `id`.
     pub fn name(&self, id: u16) -> Option<&str> {
-        self.names.get(usize::from(id)).map(Name::as_str)
+        self.shared(id).map(Name::as_str)
     }
 
     /// The name of method id `id`, shared.
