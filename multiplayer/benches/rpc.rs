@@ -128,7 +128,8 @@ fn rpc(c: &mut Criterion) {
 
 /// The whole path, as a server runs it: a call packet from a peer into a `Session`
 /// and out as an `Event::Call` (`session_receive`), or read in place by
-/// `Session::receive_call` into the handler's types (`session_receive_in_place`), and
+/// `Session::receive_call` into the handler's types (`session_receive_in_place`; for
+/// `chat`, also with the text borrowed, `session_receive_borrowed`), and
 /// `Session::rpc` with the arguments as a Rust tuple out as a `Transmit`
 /// (`session_send`), with the node's path cached both ways. The engine's counterpart
 /// is `bench_rpc_path.gd`.
@@ -188,6 +189,18 @@ fn session(c: &mut Criterion) {
                 }
             })
         });
+        // A handler that takes the text as it lies in the packet, with no allocation.
+        if name == "chat" {
+            g.bench_function("session_receive_borrowed", |b| {
+                b.iter(|| {
+                    let call = server
+                        .receive_call(2, Delivery::default(), black_box(&packet))
+                        .unwrap()
+                        .unwrap();
+                    black_box(call.args.get::<(&str, i64)>().unwrap());
+                })
+            });
+        }
         let units = units();
         let send = |server: &mut Session| {
             match name {

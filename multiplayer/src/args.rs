@@ -1,9 +1,9 @@
 //! RPC arguments as Godot 4 sends them: top-level bools and ints compressed into a
 //! type byte, everything else as plain `var_to_bytes` (ints inside containers too).
 
-use godot_bin::de::SliceRead;
+use godot_bin::de::{IoRead, SliceRead};
 use godot_bin::{Config, Dialect, Variant, VariantType, Vector2, Vector3};
-use serde::de::{self, DeserializeOwned, DeserializeSeed, Deserializer, SeqAccess, Visitor};
+use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, SeqAccess, Visitor};
 use serde::ser::{self, Serialize, SerializeMap, SerializeSeq, Serializer};
 
 use crate::error::{Error, ErrorKind, Result};
@@ -343,34 +343,45 @@ enum Failure {
 /// them) as a `T`, usually a tuple: each argument goes from the packet's bytes
 /// straight to its Rust type through godot_bin's typed decoder, with no `Variant` in
 /// between. Compressed bools and ints are given to that decoder as the plain Godot 4
-/// value they stand for, so every type reads them as it reads a plain one. Errors
-/// and their offsets are those of [`decode`].
+/// value they stand for, so every type reads them as it reads a plain one. A value
+/// may borrow from the packet (`&str`, `&[u8]`), not from a compressed argument.
+/// Errors and their offsets are those of [`decode`].
 #[inline]
-pub(crate) fn get<T: DeserializeOwned>(bytes: &[u8], start: usize, argc: usize) -> Result<T> {
+pub(crate) fn get<'x, T: Deserialize<'x>>(bytes: &'x [u8], start: usize, argc: usize) -> Result<T> {
     if argc > bytes.len() - start {
         return Err(Error::at(
             ErrorKind::Truncated("the arguments"),
             bytes.len(),
         ));
     }
-    // The plain form of each compressed int, where the decoder can borrow it for the
-    // whole read: on the stack for the usual handful of arguments.
-    let mut small = [[0u8; 12]; 8];
-    let mut big = Vec::new();
-    let slots = if argc <= small.len() {
-        &mut small[..argc]
-    } else {
-        big.resize(argc, [0u8; 12]);
-        &mut big[..]
-    };
-    let mut seq = Seq {
+    read(Seq {
         bytes,
         pos: start,
         index: 0,
         argc,
-        slots: slots.iter_mut(),
+        byte_array: false,
         failed: None,
-    };
+    })
+}
+
+/// [`get`] of a call that sends one PackedByteArray as its bytes alone (`raw`, not
+/// empty), without a count or the array's header: `raw` is the one argument, lent
+/// to a value that borrows bytes (`&[u8]`); other types read its plain form.
+pub(crate) fn get_byte_array<'x, T: Deserialize<'x>>(raw: &'x [u8]) -> Result<T> {
+    read(Seq {
+        bytes: raw,
+        pos: 0,
+        index: 0,
+        argc: 1,
+        byte_array: true,
+        failed: None,
+    })
+}
+
+/// `seq`'s arguments, all of them, as a `T`, or the error placed in the packet.
+#[inline]
+fn read<'x, T: Deserialize<'x>>(mut seq: Seq<'x>) -> Result<T> {
+    let (bytes, start, argc) = (seq.bytes, seq.pos, seq.argc);
     let read = T::deserialize(ArgList(&mut seq));
     let (pos, index, failed) = (seq.pos, seq.index, seq.failed);
     let value = read.map_err(|source| match failed {
@@ -404,7 +415,8 @@ struct Seq<'x> {
     /// Arguments read so far.
     index: usize,
     argc: usize,
-    slots: std::slice::IterMut<'x, [u8; 12]>,
+    /// `bytes` are one PackedByteArray's (see [`get_byte_array`]).
+    byte_array: bool,
     failed: Option<Failure>,
 }
 
@@ -420,6 +432,15 @@ impl<'x> Seq<'x> {
         seed: S,
     ) -> std::result::Result<S::Value, godot_bin::Error> {
         let at = self.pos;
+        if self.byte_array {
+            return seed.deserialize(Arg {
+                plain: &[],
+                compressed: Some(self.bytes.len()),
+                fast: Fast::Bytes(self.bytes),
+                at,
+                seq: self,
+            });
+        }
         let Some(&head) = self.bytes.get(at) else {
             return self.fail(Failure::Truncated("an argument", at));
         };
@@ -443,22 +464,8 @@ impl<'x> Seq<'x> {
                 if wide(head, v) {
                     return self.fail(Failure::WideInt(v, n, at));
                 }
-                // Every argument takes a byte at least, so there is a slot for each.
-                let slot = self.slots.next().expect("a slot per argument");
-                let plain: &'x [u8] = match i32::try_from(v) {
-                    Ok(v) => {
-                        slot[..4].copy_from_slice(&[2, 0, 0, 0]);
-                        slot[4..8].copy_from_slice(&v.to_le_bytes());
-                        &slot[..8]
-                    }
-                    Err(_) => {
-                        slot[..4].copy_from_slice(&[2, 0, 1, 0]);
-                        slot[4..].copy_from_slice(&v.to_le_bytes());
-                        &slot[..]
-                    }
-                };
                 Arg {
-                    plain,
+                    plain: &[],
                     compressed: Some(1 + n),
                     fast: Fast::Int(v),
                     at,
@@ -481,9 +488,11 @@ impl<'x> Seq<'x> {
 
 /// What an argument is known to be without the general decoder.
 #[derive(Clone, Copy)]
-enum Fast {
+enum Fast<'x> {
     Bool(bool),
     Int(i64),
+    /// A PackedByteArray of these bytes, sent alone.
+    Bytes(&'x [u8]),
     Plain,
 }
 
@@ -494,11 +503,13 @@ enum Fast {
 /// `tests/call_ref.rs`).
 struct Arg<'s, 'x> {
     seq: &'s mut Seq<'x>,
-    /// The argument's plain Godot 4 bytes (and what follows, for one in the packet).
+    /// The argument's plain Godot 4 bytes (and what follows, for one in the packet;
+    /// a bool's made up; empty for an int or a PackedByteArray sent alone, whose
+    /// plain form is made when it is needed).
     plain: &'x [u8],
     /// A compressed argument's length in the packet.
     compressed: Option<usize>,
-    fast: Fast,
+    fast: Fast<'x>,
     /// Its offset in the packet.
     at: usize,
 }
@@ -526,23 +537,68 @@ impl<'x> Arg<'_, 'x> {
         }
     }
 
+    /// The bytes of a PackedByteArray sent alone.
+    fn bytes(&self) -> Option<&'x [u8]> {
+        match self.fast {
+            Fast::Bytes(b) => Some(b),
+            _ => None,
+        }
+    }
+
     /// The plain argument's one 32-bit float, if it is that.
     fn float(&self) -> Option<f32> {
         let b = self.floats::<1>(FLOAT)?;
         Some(f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
 
-    /// Through godot_bin's decoder. Out of line, so that the fast paths around it
-    /// inline into the visitor's loop.
+    /// Through godot_bin's decoder (`packet` and `made` are the same call, given the
+    /// `visitor`): of the argument's plain bytes in the packet, which a value may
+    /// borrow, or of a plain form made here, which it cannot. Out of line, so that
+    /// the fast paths around it inline into the visitor's loop.
     #[inline(never)]
-    fn general<T>(
+    fn general<V, T>(
         self,
-        read: impl FnOnce(
+        visitor: V,
+        packet: impl FnOnce(
             &mut godot_bin::Deserializer<SliceRead<'x>>,
+            V,
+        ) -> std::result::Result<T, godot_bin::Error>,
+        made: impl FnOnce(
+            &mut godot_bin::Deserializer<IoRead<&[u8]>>,
+            V,
         ) -> std::result::Result<T, godot_bin::Error>,
     ) -> std::result::Result<T, godot_bin::Error> {
-        let mut de = godot_bin::Deserializer::with_config(SliceRead::new(self.plain), config());
-        let read = read(&mut de);
+        let plain = match self.fast {
+            Fast::Int(v) => {
+                let mut b = [0u8; 12];
+                let n = match i32::try_from(v) {
+                    Ok(v) => {
+                        b[..4].copy_from_slice(&[2, 0, 0, 0]);
+                        b[4..8].copy_from_slice(&v.to_le_bytes());
+                        8
+                    }
+                    Err(_) => {
+                        b[..4].copy_from_slice(&[2, 0, 1, 0]);
+                        b[4..].copy_from_slice(&v.to_le_bytes());
+                        12
+                    }
+                };
+                b[..n].to_vec()
+            }
+            Fast::Bytes(raw) => match config().to_vec(&godot_bin::PoolByteArray(raw.to_vec())) {
+                Ok(plain) => plain,
+                Err(e) => return self.finish(0, Err(e)),
+            },
+            Fast::Bool(_) | Fast::Plain => {
+                let mut de =
+                    godot_bin::Deserializer::with_config(SliceRead::new(self.plain), config());
+                let read = packet(&mut de, visitor);
+                let used = de.byte_offset();
+                return self.finish(used, read);
+            }
+        };
+        let mut de = godot_bin::Deserializer::with_config(IoRead::new(&plain[..]), config());
+        let read = made(&mut de, visitor);
         let used = de.byte_offset();
         self.finish(used, read)
     }
@@ -585,7 +641,7 @@ macro_rules! fast {
                     let read = visitor.$visit(v);
                     self.finish($used, read)
                 }
-                None => self.general(|de| de.$m(visitor)),
+                None => self.general(visitor, |de, v| de.$m(v), |de, v| de.$m(v)),
             }
         }
     )*};
@@ -594,7 +650,7 @@ macro_rules! fast {
 macro_rules! general {
     ($($m:ident($($a:ident: $t:ty),*)),* $(,)?) => {$(
         fn $m<V: Visitor<'x>>(self, $($a: $t,)* visitor: V) -> std::result::Result<V::Value, godot_bin::Error> {
-            self.general(|de| de.$m($($a,)* visitor))
+            self.general(visitor, |de, v| de.$m($($a,)* v), |de, v| de.$m($($a,)* v))
         }
     )*};
 }
@@ -616,6 +672,10 @@ impl<'x> Deserializer<'x> for Arg<'_, 'x> {
         deserialize_u64: Self::int, 0 => visit_i64;
         deserialize_f32: Self::float, 8 => visit_f32;
         deserialize_f64: |a: &Self| a.float().map(f64::from), 8 => visit_f64;
+        // A PackedByteArray sent alone is lent as the packet's bytes, as godot_bin
+        // lends one in the packet.
+        deserialize_bytes: Self::bytes, 0 => visit_borrowed_bytes;
+        deserialize_byte_buf: Self::bytes, 0 => visit_borrowed_bytes;
     }
 
     #[inline]
@@ -638,7 +698,11 @@ impl<'x> Deserializer<'x> for Arg<'_, 'x> {
                 return self.finish(12, read);
             }
         }
-        self.general(|de| de.deserialize_tuple_struct(name, len, visitor))
+        self.general(
+            visitor,
+            |de, v| de.deserialize_tuple_struct(name, len, v),
+            |de, v| de.deserialize_tuple_struct(name, len, v),
+        )
     }
 
     general!(
@@ -648,8 +712,6 @@ impl<'x> Deserializer<'x> for Arg<'_, 'x> {
         deserialize_char(),
         deserialize_str(),
         deserialize_string(),
-        deserialize_bytes(),
-        deserialize_byte_buf(),
         deserialize_option(),
         deserialize_unit(),
         deserialize_seq(),

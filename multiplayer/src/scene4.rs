@@ -5,7 +5,7 @@
 //! goes by path (its id then is `0x80000000 | offset of the path`).
 
 use godot_bin::Variant;
-use serde::de::DeserializeOwned;
+use serde::de::Deserialize;
 
 use crate::args;
 use crate::error::{Error, ErrorKind, Result};
@@ -537,7 +537,7 @@ pub struct Args<'a> {
     argc: Option<u8>,
 }
 
-impl Args<'_> {
+impl<'a> Args<'a> {
     /// How many arguments there are.
     pub fn len(&self) -> usize {
         match self.argc {
@@ -557,24 +557,32 @@ impl Args<'_> {
     /// bytes (compressed bools and ints as the plain ones they stand for). Errors
     /// give their offset in the packet; arguments that are not all read, or bytes
     /// after them, are errors.
-    pub fn get<T: DeserializeOwned>(&self) -> Result<T> {
+    ///
+    /// A value may borrow from the packet, as with `godot_bin::from_slice`: strings as
+    /// `&str` and byte arrays as `&[u8]` (a PackedByteArray sent alone too), with no
+    /// allocation:
+    ///
+    /// ```
+    /// use godot_bin::Variant;
+    /// use godot_bin_multiplayer::{CallRef, NodeRef, Packet, RemoteCall};
+    /// let args = vec![Variant::from("gg"), Variant::Int(42)];
+    /// let packet = Packet::Call(RemoteCall { node: NodeRef::Cached(1), method: 0, args });
+    /// let bytes = packet.encode()?;
+    /// let call = CallRef::decode(&bytes)?.unwrap();
+    /// let (text, n): (&str, i64) = call.args.get()?;
+    /// assert_eq!((text, n), ("gg", 42));
+    /// # Ok::<(), godot_bin_multiplayer::Error>(())
+    /// ```
+    pub fn get<T: Deserialize<'a>>(&self) -> Result<T> {
         match self.argc {
             Some(argc) => {
                 let value = args::get(self.bytes, self.start, usize::from(argc))?;
                 self.counted_form(argc)?;
                 Ok(value)
             }
-            // One PackedByteArray: as its plain bytes, which the packet does not hold.
+            // One PackedByteArray, sent as its bytes alone.
             None if self.start < self.bytes.len() => {
-                let plain = godot_bin::Config::new()
-                    .dialect(godot_bin::Dialect::Godot4)
-                    .to_vec(&godot_bin::PoolByteArray(self.bytes[self.start..].to_vec()))
-                    .map_err(|source| {
-                        Error::at(ErrorKind::Argument { index: 0, source }, self.start)
-                    })?;
-                let mut one = vec![1];
-                one.extend_from_slice(&plain);
-                args::get(&one, 1, 1).map_err(|e| e.placed(self.start))
+                args::get_byte_array(&self.bytes[self.start..]).map_err(|e| e.placed(self.start))
             }
             None => args::get(&[0], 1, 0).map_err(|e| e.placed(self.start)),
         }

@@ -250,8 +250,9 @@ impl Call {
 
 /// A remote call received by [`Session::receive_call`], read in place: the node and
 /// method as the scene names them, and the arguments as the packet holds them, to read
-/// with [`Args::get`] into the handler's own types (numbers, bools and vectors with no
-/// allocation) or with [`Args::to_variants`].
+/// with [`Args::get`] into the handler's own types (numbers, bools, vectors, and
+/// strings and byte arrays borrowed as `&str` and `&[u8]`, with no allocation) or with
+/// [`Args::to_variants`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CallIn<'a> {
     /// The peer that called.

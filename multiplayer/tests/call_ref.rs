@@ -6,6 +6,8 @@
 use godot_bin::{Variant, Vector2, Vector3};
 use godot_bin_multiplayer::{Call, CallRef, ErrorKind, NodeRef, Packet, RemoteCall};
 use quickcheck::{Arbitrary, Gen, QuickCheck, TestResult};
+use std::borrow::Cow;
+
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -168,11 +170,94 @@ fn typed_reads_agree_with_reading_the_variants() {
             (Vector3, Vector3, i64, bool),
             (Variant, Variant)
         );
+        // Borrowed reads give what owned reads give, or fail where they fail (with
+        // their own words: "expected a borrowed string").
+        let call = CallRef::decode(&p).unwrap().unwrap();
+        macro_rules! borrowed_agree {
+            ($($b:ty => $o:ty: $own:expr),*) => {$(
+                let a = call.args.get::<$b>().map($own).map_err(place);
+                let b = call.args.get::<$o>().map_err(place);
+                if a != b {
+                    return TestResult::error(format!(
+                        "{} from {args:?}: {a:?}, as {}: {b:?}",
+                        stringify!($b),
+                        stringify!($o)
+                    ));
+                }
+            )*};
+        }
+        borrowed_agree!(
+            (&str,) => (String,): |(s,): (&str,)| (s.to_owned(),),
+            (&str, i64) => (String, i64): |(s, n): (&str, i64)| (s.to_owned(), n),
+            (Cow<str>,) => (String,): |(s,): (Cow<str>,)| (s.into_owned(),),
+            Vec<&str> => Vec<String>: |v: Vec<&str>| v.into_iter().map(str::to_owned).collect::<Vec<_>>()
+        );
         TestResult::passed()
     }
     QuickCheck::new()
         .tests(3000)
         .quickcheck(prop as fn(Vec<Arg>) -> TestResult);
+}
+
+/// Where an error is, and what kind (the argument's index, for one in an argument).
+fn place(e: godot_bin_multiplayer::Error) -> (usize, std::mem::Discriminant<ErrorKind>, usize) {
+    let index = match e.kind() {
+        ErrorKind::Argument { index, .. } => *index,
+        _ => usize::MAX,
+    };
+    (e.offset(), std::mem::discriminant(e.kind()), index)
+}
+
+/// Whether `part` lies in `whole`.
+fn within(part: &[u8], whole: &[u8]) -> bool {
+    whole.as_ptr_range().contains(&part.as_ptr()) && part.len() <= whole.len()
+}
+
+#[test]
+fn strings_and_byte_arrays_borrow_from_the_packet() {
+    let chat = packet(vec![Variant::from("hello everyone, gg!"), Variant::Int(42)]);
+    let call = CallRef::decode(&chat).unwrap().unwrap();
+    let (text, n): (&str, i64) = call.args.get().unwrap();
+    assert_eq!((text, n), ("hello everyone, gg!", 42));
+    assert!(within(text.as_bytes(), &chat));
+    // A compressed argument's plain form is made for the read: nothing borrows it.
+    let e = call.args.get::<(&str, &str)>().unwrap_err();
+    assert!(
+        matches!(e.kind(), ErrorKind::Argument { index: 1, .. }),
+        "{e}"
+    );
+    assert_eq!(e.offset(), chat.len() - 2, "{e}");
+
+    // One PackedByteArray goes without a count; among others, with one.
+    let bytes = godot_bin::PoolByteArray(vec![1, 2, 3, 4, 5]);
+    for args in [
+        vec![Variant::PoolByteArray(bytes.clone())],
+        vec![Variant::PoolByteArray(bytes.clone()), Variant::Bool(false)],
+    ] {
+        let p = packet(args.clone());
+        let call = CallRef::decode(&p).unwrap().unwrap();
+        let (first, buf, owned): (&[u8], serde_bytes::ByteBuf, godot_bin::PoolByteArray) =
+            match args.len() {
+                1 => (
+                    call.args.get::<(&[u8],)>().unwrap().0,
+                    call.args.get::<(serde_bytes::ByteBuf,)>().unwrap().0,
+                    call.args.get::<(godot_bin::PoolByteArray,)>().unwrap().0,
+                ),
+                _ => (
+                    call.args.get::<(&[u8], bool)>().unwrap().0,
+                    call.args.get::<(serde_bytes::ByteBuf, bool)>().unwrap().0,
+                    call.args
+                        .get::<(godot_bin::PoolByteArray, bool)>()
+                        .unwrap()
+                        .0,
+                ),
+            };
+        assert_eq!(first, [1, 2, 3, 4, 5], "{args:?}");
+        assert!(within(first, &p), "{args:?}");
+        assert_eq!(buf.as_slice(), first);
+        assert_eq!(owned, bytes);
+        assert_eq!(call.args.get::<Vec<Variant>>().unwrap(), args);
+    }
 }
 
 #[test]
