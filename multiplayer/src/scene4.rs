@@ -401,22 +401,29 @@ fn decode_call(meta: u8, r: &mut Reader<'_>) -> Result<RemoteCall> {
     })
 }
 
-/// The node and method of a call, and where its arguments are.
-fn read_call<'a>(meta: u8, r: &mut Reader<'a>) -> Result<CallRef<'a>> {
-    // The usual call, read at once: one-byte node and method ids (a node id of one
-    // byte is never by path), counted arguments.
-    if let (REMOTE_CALL, &[node, method, argc, ..]) = (meta, &r.bytes[r.pos..]) {
-        let start = r.pos + 3;
-        r.pos = r.bytes.len();
-        return Ok(CallRef {
+/// The usual call, read at once where it starts (after its meta byte): one-byte
+/// node and method ids (a node id of one byte is never by path), counted arguments.
+#[inline(always)]
+fn usual_call(meta: u8, bytes: &[u8], at: usize) -> Option<CallRef<'_>> {
+    match (meta, bytes.get(at..)?) {
+        (REMOTE_CALL, &[node, method, argc, ..]) => Some(CallRef {
             node: NodeRef::Cached(node.into()),
             method: method.into(),
             args: Args {
-                bytes: r.bytes,
-                start,
+                bytes,
+                start: at + 3,
                 argc: Some(argc),
             },
-        });
+        }),
+        _ => None,
+    }
+}
+
+/// The node and method of a call, and where its arguments are.
+fn read_call<'a>(meta: u8, r: &mut Reader<'a>) -> Result<CallRef<'a>> {
+    if let Some(call) = usual_call(meta, r.bytes, r.pos) {
+        r.pos = r.bytes.len();
+        return Ok(call);
     }
     if meta & 0x08 != 0 {
         return Err(Error::at(ErrorKind::Flags(meta), 0));
@@ -506,12 +513,16 @@ impl<'a> CallRef<'a> {
     /// Reads the node and method of a remote call packet, leaving the arguments to
     /// [`Args::get`] or [`Args::to_variants`]; `None` for any other packet. The
     /// errors are [`Packet::decode`]'s, those of the arguments when they are read.
+    #[inline]
     pub fn decode(bytes: &'a [u8]) -> Result<Option<CallRef<'a>>> {
         let Some(&meta) = bytes.first() else {
             return Err(Error::at(ErrorKind::Empty, 0));
         };
         if meta & CMD_MASK != REMOTE_CALL {
             return Ok(None);
+        }
+        if let Some(call) = usual_call(meta, bytes, 1) {
+            return Ok(Some(call));
         }
         read_call(meta, &mut Reader::new(bytes, 1)).map(Some)
     }
