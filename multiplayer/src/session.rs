@@ -568,6 +568,12 @@ impl Session {
         if self.protocol == Protocol::Godot3 {
             return self.process3(from, godot3::Packet::decode(bytes)?);
         }
+        // The usual packet, a remote call, read as `Packet::decode` reads it, without
+        // making a `Packet` of it first.
+        if let Some(call) = CallRef::decode(bytes)? {
+            let args = call.args.to_variants()?;
+            return self.push_call(from, &call.node, call.method, args);
+        }
         match Packet::decode(bytes)? {
             Packet::Sys(sys) => self.system(from, delivery, sys),
             packet => self.process(from, packet),
@@ -720,21 +726,30 @@ impl Session {
         }
     }
 
+    /// `from`'s call of `method` on `node`, as an [`Event::Call`].
+    fn push_call(
+        &mut self,
+        from: i32,
+        node: &NodeRef,
+        method: u16,
+        args: Vec<Variant>,
+    ) -> Result<()> {
+        let (path, names) = &self.scene.nodes[self.node_of(from, node)?];
+        let method = names
+            .shared(method)
+            .ok_or_else(|| Error::at(ErrorKind::UnknownMethod(method), 1))?;
+        self.events.push_back(Event::Call(Call {
+            from,
+            node: path.clone(),
+            method: method.clone(),
+            args,
+        }));
+        Ok(())
+    }
+
     fn process(&mut self, from: i32, packet: Packet) -> Result<()> {
         match packet {
-            Packet::Call(call) => {
-                let node = self.node_of(from, &call.node)?;
-                let (path, names) = &self.scene.nodes[node];
-                let method = names
-                    .shared(call.method)
-                    .ok_or_else(|| Error::at(ErrorKind::UnknownMethod(call.method), 1))?;
-                self.events.push_back(Event::Call(Call {
-                    from,
-                    node: path.clone(),
-                    method: method.clone(),
-                    args: call.args,
-                }));
-            }
+            Packet::Call(call) => self.push_call(from, &call.node, call.method, call.args)?,
             Packet::SimplifyPath { checksum, id, path } => {
                 let node = self
                     .scene
