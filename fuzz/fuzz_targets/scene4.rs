@@ -2,7 +2,7 @@
 //! client may send a server): never panics, never allocates beyond a small multiple
 //! of the input; whatever decodes encodes, and that decodes to the same packet. A call
 //! read in place (`CallRef`, its arguments typed) fails or reads exactly as decoding
-//! does, at the same byte, and borrowed strings as owned ones.
+//! does, at the same byte, and a string borrowed as an owned one.
 #![no_main]
 
 use godot_bin::{Variant, Vector3};
@@ -20,13 +20,12 @@ fuzz_target!(|data: &[u8]| {
     };
     // Typed reads of the usual kinds must not panic either.
     let _ = call.args.get::<(Vector3, Vector3, i64, bool)>();
-    // Borrowed from the packet, strings read as owned ones do, failing at the same byte.
+    // A string borrowed from the packet reads as an owned one does. (Not every text
+    // can be borrowed: a NodePath's is made from its names.)
     let owned = call.args.get::<(String, f32, Option<i32>)>();
-    let borrowed = call.args.get::<(&str, f32, Option<i32>)>();
-    match (&owned, &borrowed) {
-        (Ok((a, x, m)), Ok((b, y, n))) => assert!(a == b && x.to_bits() == y.to_bits() && m == n),
-        (Err(a), Err(b)) => assert_eq!(a.offset(), b.offset(), "{a} / {b}"),
-        (a, b) => panic!("owned {a:?}, borrowed {b:?}"),
+    if let Ok((b, y, n)) = call.args.get::<(&str, f32, Option<i32>)>() {
+        let (a, x, m) = owned.expect("what reads borrowed reads owned");
+        assert!(a == b && x.to_bits() == y.to_bits() && m == n);
     }
     let _ = call.args.get::<(&[u8],)>();
     match (decoded, call.args.get::<Vec<Variant>>()) {

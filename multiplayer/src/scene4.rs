@@ -571,7 +571,8 @@ impl<'a> Args<'a> {
     ///
     /// A value may borrow from the packet, as with `godot_bin::from_slice`: strings as
     /// `&str` and byte arrays as `&[u8]` (a PackedByteArray sent alone too), with no
-    /// allocation:
+    /// allocation. A text the packet does not hold as it is (a NodePath's, made from
+    /// its names) reads as a `String`, and as a `&str` is an error:
     ///
     /// ```
     /// use godot_bin::Variant;

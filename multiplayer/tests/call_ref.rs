@@ -228,6 +228,23 @@ fn strings_and_byte_arrays_borrow_from_the_packet() {
     );
     assert_eq!(e.offset(), chat.len() - 2, "{e}");
 
+    // A StringName's text lies in the packet as a String's does; a NodePath's is made
+    // from its names, so it reads as a `String`, and as a `&str` is an error.
+    let names = packet(vec![
+        Variant::StringName(godot_bin::StringName("jump".into())),
+        Variant::NodePath(godot_bin::NodePath::from("Player/Hand:position")),
+    ]);
+    let call = CallRef::decode(&names).unwrap().unwrap();
+    let (name, path): (&str, String) = call.args.get().unwrap();
+    assert_eq!((name, path.as_str()), ("jump", "Player/Hand:position"));
+    assert!(within(name.as_bytes(), &names));
+    let e = call.args.get::<(&str, &str)>().unwrap_err();
+    assert!(
+        matches!(e.kind(), ErrorKind::Argument { index: 1, .. }),
+        "{e}"
+    );
+    assert!(e.to_string().contains("expected a borrowed string"), "{e}");
+
     // One PackedByteArray goes without a count; among others, with one.
     let bytes = godot_bin::PoolByteArray(vec![1, 2, 3, 4, 5]);
     for args in [
