@@ -568,25 +568,26 @@ impl<'x> Arg<'_, 'x> {
             V,
         ) -> std::result::Result<T, godot_bin::Error>,
     ) -> std::result::Result<T, godot_bin::Error> {
-        let plain = match self.fast {
-            Fast::Int(v) => {
-                let mut b = [0u8; 12];
-                let n = match i32::try_from(v) {
-                    Ok(v) => {
-                        b[..4].copy_from_slice(&[2, 0, 0, 0]);
-                        b[4..8].copy_from_slice(&v.to_le_bytes());
-                        8
-                    }
-                    Err(_) => {
-                        b[..4].copy_from_slice(&[2, 0, 1, 0]);
-                        b[4..].copy_from_slice(&v.to_le_bytes());
-                        12
-                    }
-                };
-                b[..n].to_vec()
-            }
+        let mut int = [0u8; 12];
+        let array;
+        let plain: &[u8] = match self.fast {
+            Fast::Int(v) => match i32::try_from(v) {
+                Ok(v) => {
+                    int[..4].copy_from_slice(&[2, 0, 0, 0]);
+                    int[4..8].copy_from_slice(&v.to_le_bytes());
+                    &int[..8]
+                }
+                Err(_) => {
+                    int[..4].copy_from_slice(&[2, 0, 1, 0]);
+                    int[4..].copy_from_slice(&v.to_le_bytes());
+                    &int
+                }
+            },
             Fast::Bytes(raw) => match config().to_vec(&godot_bin::PoolByteArray(raw.to_vec())) {
-                Ok(plain) => plain,
+                Ok(plain) => {
+                    array = plain;
+                    &array
+                }
                 Err(e) => return self.finish(0, Err(e)),
             },
             Fast::Bool(_) | Fast::Plain => {
@@ -597,7 +598,7 @@ impl<'x> Arg<'_, 'x> {
                 return self.finish(used, read);
             }
         };
-        let mut de = godot_bin::Deserializer::with_config(IoRead::new(&plain[..]), config());
+        let mut de = godot_bin::Deserializer::with_config(IoRead::new(plain), config());
         let read = made(&mut de, visitor);
         let used = de.byte_offset();
         self.finish(used, read)
