@@ -677,6 +677,7 @@ impl<'x> Deserializer<'x> for Arg<'_, 'x> {
         // lends one in the packet.
         deserialize_bytes: Self::bytes, 0 => visit_borrowed_bytes;
         deserialize_byte_buf: Self::bytes, 0 => visit_borrowed_bytes;
+        deserialize_any: Self::bytes, 0 => visit_borrowed_bytes;
     }
 
     #[inline]
@@ -707,7 +708,6 @@ impl<'x> Deserializer<'x> for Arg<'_, 'x> {
     }
 
     general!(
-        deserialize_any(),
         deserialize_i128(),
         deserialize_u128(),
         deserialize_char(),

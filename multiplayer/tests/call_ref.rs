@@ -1,6 +1,6 @@
 //! `CallRef`: calls read in place, their arguments straight into Rust types. What
 //! Godot 4.6 sent (tests/fixtures/godot4.6.jsonl) reads as `Packet::decode` reads
-//! it, typed reads agree with reading the `Variant`s (`Call::args`), and mutated
+//! it (its strings and byte arrays lent by the packet), typed reads agree with reading the `Variant`s (`Call::args`), and mutated
 //! packets fail in both or in neither, at the same byte.
 
 use godot_bin::{Variant, Vector2, Vector3};
@@ -45,7 +45,7 @@ fn both<T: DeserializeOwned>(p: &[u8]) -> (Result<T, String>, Result<T, String>)
 
 #[test]
 fn every_engine_call_reads_in_place_as_decoded() {
-    let mut calls = 0;
+    let (mut calls, mut strings, mut arrays) = (0, 0, 0);
     for p in packets() {
         let Some(call) = CallRef::decode(&p).unwrap() else {
             assert!(!matches!(Packet::decode(&p).unwrap(), Packet::Call(_)));
@@ -65,8 +65,99 @@ fn every_engine_call_reads_in_place_as_decoded() {
         if decoded.args.is_empty() {
             call.args.get::<()>().unwrap();
         }
+        // What the engine sent as Strings and PackedByteArrays is lent by the packet.
+        let lent: Vec<Lent> = call.args.get().unwrap();
+        for (arg, lent) in decoded.args.iter().zip(&lent) {
+            match (arg, lent) {
+                (Variant::String(s), Lent::Str(t)) => {
+                    assert_eq!(s, t);
+                    assert!(within(t.as_bytes(), &p), "{t:?} of {p:?}");
+                    strings += 1;
+                }
+                (Variant::PoolByteArray(b), Lent::Bytes(t)) => {
+                    assert_eq!(b.0, *t);
+                    assert!(within(t, &p));
+                    arrays += 1;
+                }
+                (Variant::String(_) | Variant::PoolByteArray(_), _) => {
+                    panic!("{arg:?} read as {lent:?} from {p:?}")
+                }
+                _ => {}
+            }
+        }
     }
     assert!(calls > 300, "{calls}");
+    assert!(
+        strings > 10 && arrays > 10,
+        "{strings} strings, {arrays} byte arrays"
+    );
+}
+
+/// An argument as `deserialize_any` gives it: a string or byte array lent by the
+/// packet, one copied out of it, or something else.
+#[derive(Debug)]
+enum Lent<'a> {
+    Str(&'a str),
+    Bytes(&'a [u8]),
+    Copied,
+    Other,
+}
+
+impl<'de> serde::Deserialize<'de> for Lent<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::{Deserialize, IgnoredAny, MapAccess, SeqAccess, Visitor};
+        struct V;
+        macro_rules! other {
+            ($($m:ident: $t:ty),*) => {$(
+                fn $m<E>(self, _: $t) -> Result<Lent<'de>, E> {
+                    Ok(Lent::Other)
+                }
+            )*};
+        }
+        impl<'de> Visitor<'de> for V {
+            type Value = Lent<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("any argument")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Lent<'de>, E> {
+                Ok(Lent::Str(v))
+            }
+            fn visit_borrowed_bytes<E>(self, v: &'de [u8]) -> Result<Lent<'de>, E> {
+                Ok(Lent::Bytes(v))
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Lent<'de>, E> {
+                Ok(Lent::Copied)
+            }
+            fn visit_bytes<E>(self, _: &[u8]) -> Result<Lent<'de>, E> {
+                Ok(Lent::Copied)
+            }
+            other!(visit_bool: bool, visit_i64: i64, visit_u64: u64, visit_f64: f64);
+            fn visit_unit<E>(self) -> Result<Lent<'de>, E> {
+                Ok(Lent::Other)
+            }
+            fn visit_none<E>(self) -> Result<Lent<'de>, E> {
+                Ok(Lent::Other)
+            }
+            fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Lent<'de>, D::Error> {
+                IgnoredAny::deserialize(d).map(|_| Lent::Other)
+            }
+            fn visit_newtype_struct<D: serde::Deserializer<'de>>(
+                self,
+                d: D,
+            ) -> Result<Lent<'de>, D::Error> {
+                IgnoredAny::deserialize(d).map(|_| Lent::Other)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<Lent<'de>, A::Error> {
+                while a.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Lent::Other)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<Lent<'de>, A::Error> {
+                while a.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(Lent::Other)
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 /// An argument of a type the typed reader handles itself, or another one.
@@ -208,9 +299,10 @@ fn place(e: godot_bin_multiplayer::Error) -> (usize, std::mem::Discriminant<Erro
     (e.offset(), std::mem::discriminant(e.kind()), index)
 }
 
-/// Whether `part` lies in `whole`.
+/// Whether `part` lies in `whole` (an empty part lies anywhere: the decoder may lend
+/// a `""` of its own).
 fn within(part: &[u8], whole: &[u8]) -> bool {
-    whole.as_ptr_range().contains(&part.as_ptr()) && part.len() <= whole.len()
+    part.is_empty() || whole.as_ptr_range().contains(&part.as_ptr()) && part.len() <= whole.len()
 }
 
 #[test]
