@@ -276,9 +276,47 @@ enum Sent {
 #[derive(Debug)]
 struct Peer {
     /// The peer's cache ids → our node index.
-    received: Map<u32, usize>,
+    received: PathCache,
     /// Per node of the scene.
     sent: Vec<Sent>,
+}
+
+/// A peer's cache ids → our node indexes. Godot numbers its cache ids from 1 up, so
+/// the usual ones index a short table, which takes a twentieth off a call received
+/// in place against a hash lookup; any other id (a peer may send any) is in a map.
+#[derive(Debug, Default)]
+struct PathCache {
+    /// Ids below [`PathCache::LOW`]: the node of id `i` at `i`.
+    low: Vec<Option<usize>>,
+    high: Map<u32, usize>,
+    len: usize,
+}
+
+impl PathCache {
+    const LOW: u32 = 64;
+
+    #[inline]
+    fn get(&self, id: u32) -> Option<usize> {
+        if id < Self::LOW {
+            self.low.get(id as usize).copied().flatten()
+        } else {
+            self.high.get(&id).copied()
+        }
+    }
+
+    /// Records `id`, which is not there yet, for `node`.
+    fn insert(&mut self, id: u32, node: usize) {
+        if id < Self::LOW {
+            let i = id as usize;
+            if i >= self.low.len() {
+                self.low.resize(i + 1, None);
+            }
+            self.low[i] = Some(node);
+        } else {
+            self.high.insert(id, node);
+        }
+        self.len += 1;
+    }
 }
 
 /// Limits on what one peer may make a session hold.
@@ -635,8 +673,7 @@ impl Session {
             NodeRef::Cached(id) | NodeRef::CachedWide(id) => self
                 .state
                 .get(&from)
-                .and_then(|p| p.received.get(id))
-                .copied()
+                .and_then(|p| p.received.get(*id))
                 .ok_or_else(|| Error::at(ErrorKind::UnknownCacheId(*id), 1)),
         }
     }
@@ -645,10 +682,10 @@ impl Session {
     fn cache_received(&mut self, from: i32, id: u32, node: usize, at: usize) -> Result<()> {
         let limit = self.limits.cached_paths;
         let peer = self.peer_mut(from)?;
-        if peer.received.contains_key(&id) {
+        if peer.received.get(id).is_some() {
             return Err(Error::at(ErrorKind::DuplicateCacheId(id), at));
         }
-        if peer.received.len() >= limit {
+        if peer.received.len >= limit {
             return Err(Error::at(ErrorKind::TooLarge("the peer's path cache"), at));
         }
         peer.received.insert(id, node);
@@ -728,7 +765,7 @@ impl Session {
     ) -> Result<(&Name, &Name)> {
         // The usual call, by a cache id of the peer's, without looking the peer up again.
         let cached = match (node, peer) {
-            (NodeRef::Cached(id), Some(p)) => p.received.get(id).copied(),
+            (NodeRef::Cached(id), Some(p)) => p.received.get(*id),
             _ => None,
         };
         let node = match cached {
@@ -831,7 +868,7 @@ impl Session {
         }
         let nodes = self.scene.nodes.len();
         Ok(self.state.entry(id).or_insert_with(|| Peer {
-            received: Map::default(),
+            received: PathCache::default(),
             sent: vec![Sent::Never; nodes],
         }))
     }

@@ -890,3 +890,68 @@ fn replication_goes_out_as_the_engine_sends_it() {
         "Unexpected(\"replication\")"
     );
 }
+
+#[test]
+fn cache_ids_low_and_high_find_their_nodes() {
+    // Godot numbers cache ids from 1 up; a peer may send any, and each must find the
+    // node it was given for, whether it is a small id or not.
+    let scene = Scene::new().node("A", ["one"]).node("B", ["one"]);
+    let mut s = Session::server(scene.clone());
+    s.connect(5);
+    drain(&mut s);
+    let ids = [0u32, 1, 2, 63, 64, 65, 1000, 0x7FFF_FFFF];
+    let path = |i: usize| if i % 2 == 0 { "A" } else { "B" };
+    let simplify = |id: u32, path: &str| {
+        Packet::SimplifyPath {
+            checksum: scene.names(path).unwrap().checksum().into(),
+            id,
+            path: path.into(),
+        }
+        .encode()
+        .unwrap()
+    };
+    let call = |id: u32| {
+        Packet::Call(RemoteCall {
+            node: NodeRef::Cached(id),
+            method: 0,
+            args: vec![Variant::Int(i64::from(id))],
+        })
+        .encode()
+        .unwrap()
+    };
+    for (i, &id) in ids.iter().enumerate() {
+        s.receive(5, Delivery::default(), &simplify(id, path(i)))
+            .unwrap();
+    }
+    drain(&mut s);
+    for (i, &id) in ids.iter().enumerate() {
+        let bytes = call(id);
+        let c = s
+            .receive_call(5, Delivery::default(), &bytes)
+            .unwrap()
+            .unwrap();
+        assert_eq!((c.node, c.args.get::<(u32,)>().unwrap()), (path(i), (id,)));
+        s.receive(5, Delivery::default(), &bytes).unwrap();
+        match s.poll_event() {
+            Some(Event::Call(c)) => assert_eq!(c.node.as_str(), path(i)),
+            e => panic!("{e:?}"),
+        }
+        let e = s
+            .receive(5, Delivery::default(), &simplify(id, "A"))
+            .unwrap_err();
+        assert!(
+            matches!(e.kind(), ErrorKind::DuplicateCacheId(d) if *d == id),
+            "{e}"
+        );
+    }
+    for id in [3, 62, 66, 999, 0x7FFF_FFFE] {
+        let e = s
+            .receive_call(5, Delivery::default(), &call(id))
+            .unwrap_err();
+        assert!(
+            matches!(e.kind(), ErrorKind::UnknownCacheId(u) if *u == id),
+            "{e}"
+        );
+        assert_eq!(e.offset(), 1);
+    }
+}
