@@ -101,13 +101,18 @@ pub(crate) fn put_str(s: &str, out: &mut Vec<u8>) {
 /// Whether godot_bin writes `s` as its bytes alone: no NUL (an error) and no leading
 /// BOM (written doubled), at most `i32::MAX` bytes.
 pub(crate) fn plain_str(s: &str) -> bool {
-    // A short string's NUL check is quicker as one pass without an early exit than
-    // through memchr's setup.
-    let no_nul = match s.as_bytes() {
+    s.len() <= i32::MAX as usize && !s.starts_with('\u{feff}') && no_nul(s.as_bytes())
+}
+
+/// Whether `b` has no NUL. A short string's check is quicker as one pass without an
+/// early exit than through memchr's setup (a chat call's decode 1309 to 1266
+/// instructions).
+#[inline]
+fn no_nul(b: &[u8]) -> bool {
+    match b {
         b if b.len() <= 64 => b.iter().fold(true, |ok, &c| ok & (c != 0)),
         b => !b.contains(&0),
-    };
-    s.len() <= i32::MAX as usize && !s.starts_with('\u{feff}') && no_nul
+    }
 }
 
 /// A plain single-precision math value: its header, then its floats (the bytes
@@ -307,9 +312,7 @@ fn fast(b: &[u8]) -> Option<(Variant, usize)> {
             let padded = len.checked_add(3)? & !3;
             let all = b.get(8..8usize.checked_add(padded)?)?;
             let (text, pad) = all.split_at(len);
-            if pad.iter().any(|&p| p != 0)
-                || text.contains(&0)
-                || text.starts_with(&[0xEF, 0xBB, 0xBF])
+            if pad.iter().any(|&p| p != 0) || !no_nul(text) || text.starts_with(&[0xEF, 0xBB, 0xBF])
             {
                 return None;
             }
