@@ -619,6 +619,7 @@ impl<'a> Args<'a> {
 
     /// One form per call, so that what reads writes back the same: no arguments, or
     /// one PackedByteArray, never come with a count.
+    #[inline]
     fn counted_form(&self, argc: u8) -> Result<()> {
         // The one argument read, so its first byte is its type.
         let one_bytes_array = argc == 1 && self.bytes.get(self.start) == Some(&PACKED_BYTE_ARRAY);
