@@ -319,6 +319,17 @@ impl PathCache {
     }
 }
 
+/// `from`'s call of `method` on `node` with `args`, as an [`Event`].
+#[inline]
+fn call_event(from: i32, node: &Name, method: &Name, args: Vec<Variant>) -> Event {
+    Event::Call(Call {
+        from,
+        node: node.clone(),
+        method: method.clone(),
+        args,
+    })
+}
+
 /// Limits on what one peer may make a session hold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
@@ -589,7 +600,9 @@ impl Session {
     }
 
     fn receive_from(&mut self, from: i32, delivery: Delivery, bytes: &[u8]) -> Result<()> {
-        if !self.is_peer(from) {
+        // The peer looked up once, for the check and the usual call's cache id.
+        let peer = self.state.get(&from);
+        if peer.is_none() && !self.peers.contains(&from) {
             return Err(Error::at(ErrorKind::UnknownPeer(from), 0));
         }
         if self.protocol == Protocol::Godot3 {
@@ -599,7 +612,10 @@ impl Session {
         // making a `Packet` of it first.
         if let Some(call) = CallRef::decode(bytes)? {
             let args = call.args.to_variants()?;
-            return self.push_call(from, &call.node, call.method, args);
+            let (node, method) = self.callee(from, peer, &call.node, call.method)?;
+            let event = call_event(from, node, method, args);
+            self.events.push_back(event);
+            return Ok(());
         }
         match Packet::decode(bytes)? {
             Packet::Sys(sys) => self.system(from, delivery, sys),
@@ -788,13 +804,8 @@ impl Session {
         args: Vec<Variant>,
     ) -> Result<()> {
         let (node, method) = self.callee(from, self.state.get(&from), node, method)?;
-        let call = Call {
-            from,
-            node: node.clone(),
-            method: method.clone(),
-            args,
-        };
-        self.events.push_back(Event::Call(call));
+        let event = call_event(from, node, method, args);
+        self.events.push_back(event);
         Ok(())
     }
 
