@@ -571,11 +571,7 @@ impl Session {
         bytes: &'a [u8],
     ) -> Result<Option<CallIn<'a>>> {
         if self.protocol == Protocol::Godot4 && (self.is_server() || from == SERVER) {
-            // The peer looked up once, for both checks and the usual call by cache id.
-            let peer = self.state.get(&from);
-            if peer.is_none() && !self.peers.contains(&from) {
-                return Err(Error::at(ErrorKind::UnknownPeer(from), 0));
-            }
+            let peer = self.known_peer(from)?;
             if let Some(call) = CallRef::decode(bytes)? {
                 let (node, method) = self.callee(from, peer, &call.node, call.method)?;
                 return Ok(Some(CallIn {
@@ -600,11 +596,7 @@ impl Session {
     }
 
     fn receive_from(&mut self, from: i32, delivery: Delivery, bytes: &[u8]) -> Result<()> {
-        // The peer looked up once, for the check and the usual call's cache id.
-        let peer = self.state.get(&from);
-        if peer.is_none() && !self.peers.contains(&from) {
-            return Err(Error::at(ErrorKind::UnknownPeer(from), 0));
-        }
+        let peer = self.known_peer(from)?;
         if self.protocol == Protocol::Godot3 {
             return self.process3(from, godot3::Packet::decode(bytes)?);
         }
@@ -861,6 +853,17 @@ impl Session {
 
     /// Whether `id` is connected. The map first: at a client it is small (the peers
     /// it exchanged packets with), where the set holds every peer the server named.
+    /// `from`'s state, if it has any yet, or an error if `from` is not a peer: looked
+    /// up once by a receiver, for this check and the usual call's cache id.
+    #[inline]
+    fn known_peer(&self, from: i32) -> Result<Option<&Peer>> {
+        let peer = self.state.get(&from);
+        if peer.is_none() && !self.peers.contains(&from) {
+            return Err(Error::at(ErrorKind::UnknownPeer(from), 0));
+        }
+        Ok(peer)
+    }
+
     fn is_peer(&self, id: i32) -> bool {
         self.state.contains_key(&id) || self.peers.contains(&id)
     }
