@@ -52,7 +52,11 @@ pub enum Precision {
     #[default]
     Single,
     /// Engines built with `precision=double` (Godot 4): math types are written as
-    /// 64-bit reals with the 64-bit header flag. Decoding always follows the flag.
+    /// 64-bit reals with the 64-bit header flag. Decoding always follows the flag:
+    /// such a value read as numbers (a tuple or `Vec` of `f64`) keeps its 64-bit
+    /// reals; read as godot_bin's math types or a [`Variant`](crate::Variant), whose
+    /// components are `f32`, it is rounded to them, as a single-precision engine
+    /// rounds it.
     Double,
 }
 

@@ -104,3 +104,20 @@ fn godot3_double_is_refused() {
         );
     }
 }
+
+/// A double-precision value keeps its 64-bit reals when read as numbers (a tuple or a
+/// `Vec` of `f64`), and is rounded to 32 bits, as a single-precision engine rounds it,
+/// when read as godot_bin's math type or as a `Variant`, whose components are `f32`.
+#[test]
+fn flagged_reals_read_as_f64_are_not_rounded() {
+    let bytes = unhex("05000100 9c7500883ce4377e 9a9999999999b93f");
+    let g4 = Config::new().dialect(Dialect::Godot4);
+    assert_eq!(g4.from_slice::<(f64, f64)>(&bytes).unwrap(), (1e300, 0.1));
+    assert_eq!(g4.from_slice::<Vec<f64>>(&bytes).unwrap(), [1e300, 0.1]);
+    let rounded = Vector2::new(f32::INFINITY, 0.1);
+    assert_eq!(g4.from_slice::<Vector2>(&bytes).unwrap(), rounded);
+    assert_eq!(
+        g4.from_slice::<Variant>(&bytes).unwrap(),
+        Variant::Vector2(rounded)
+    );
+}

@@ -51,6 +51,50 @@ fn decode_errors_are_pinned() {
     }
 }
 
+/// A value cut short gives the same error, at the same byte, from a slice and from a
+/// stream, whatever it is read as: for items of a fixed size, where the first item that
+/// is not all there starts; for a PoolByteArray, the first missing byte, or where the
+/// padding starts when only the padding is missing.
+#[test]
+fn cut_values_fail_alike_from_slices_and_streams() {
+    use godot_bin::{PoolByteArray, Vector2, Vector3};
+    use serde_bytes::ByteBuf;
+    fn both<T: serde::de::DeserializeOwned>(cfg: Config, hex: &str) -> [String; 2] {
+        let b = unhex(hex);
+        let slice = cfg.from_slice::<T>(&b).map(|_| ()).unwrap_err();
+        let stream = cfg.from_reader::<_, T>(&b[..]).map(|_| ()).unwrap_err();
+        [slice.to_string(), stream.to_string()]
+    }
+    // Cut inside y; then with 64-bit reals (a double-precision build).
+    let vector3 = "07000000 0000803f 0000";
+    let vector2 = "05000100 0000803f 00000040";
+    let math = [
+        "a math value at byte offset 8",
+        "a math value at byte offset 12",
+    ];
+    // Five bytes without their padding, then with part of it.
+    let [bytes, part] = [
+        "14000000 05000000 01020304 05",
+        "14000000 05000000 01020304 0500",
+    ];
+    let padding = "PoolByteArray padding at byte offset 13";
+    let cases = [
+        (both::<Vector3>(g3(), vector3), math[0]),
+        (both::<Variant>(g3(), vector3), math[0]),
+        (both::<Vector2>(g4(), vector2), math[1]),
+        (both::<Variant>(g4(), vector2), math[1]),
+        (both::<Vec<u8>>(g3(), bytes), padding),
+        (both::<ByteBuf>(g3(), bytes), padding),
+        (both::<PoolByteArray>(g3(), bytes), padding),
+        (both::<Variant>(g3(), bytes), padding),
+        (both::<Variant>(g3(), part), padding),
+    ];
+    for (i, ([slice, stream], tail)) in cases.into_iter().enumerate() {
+        assert!(slice.ends_with(tail), "case {i}, from a slice: {slice}");
+        assert_eq!(stream, slice, "case {i}, from a stream");
+    }
+}
+
 #[test]
 fn typed_errors_are_pinned() {
     let e = godot_bin::from_slice::<u8>(&godot_bin::to_vec(&300).unwrap()).unwrap_err();

@@ -51,6 +51,72 @@ fn length_bombs_fail_without_allocating() {
     }
 }
 
+/// Containers in containers, each claiming as many items as the bytes after it could
+/// hold: every level's count passes the check against the bytes left, so what each
+/// reserves ahead of its items must come out of one allowance for the whole input.
+#[test]
+fn nested_count_bombs_fail_without_allocating() {
+    #[derive(serde::Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Nest(Vec<Nest>);
+    let (levels, n) = (127, 32768u32);
+    for (dialect, array, dict) in [
+        (Dialect::Godot3, 0x13u32, 0x12u32),
+        (Dialect::Godot4, 0x1c, 0x1b),
+    ] {
+        let cfg = Config::new().dialect(dialect);
+        let mut arrays = Vec::new();
+        let mut dicts = Vec::new();
+        for _ in 0..levels {
+            arrays.extend(array.to_le_bytes());
+            arrays.extend(n.to_le_bytes());
+            // A Nil key, then the next Dictionary as its value.
+            dicts.extend(dict.to_le_bytes());
+            dicts.extend((n / 8).to_le_bytes());
+            dicts.extend([0; 4]);
+        }
+        arrays.resize(arrays.len() + 4 * n as usize, 0);
+        dicts.resize(dicts.len() + 4 * n as usize / 8, 0);
+        type Refused<'a> = Box<dyn Fn(&[u8]) -> bool + 'a>;
+        let runs: [(&str, &[u8], Refused); 5] = [
+            (
+                "arrays as Variant",
+                &arrays,
+                Box::new(|b| cfg.from_slice::<Variant>(b).is_err()),
+            ),
+            (
+                "arrays as Vec",
+                &arrays,
+                Box::new(|b| cfg.from_slice::<Nest>(b).is_err()),
+            ),
+            (
+                "dictionaries as Variant",
+                &dicts,
+                Box::new(|b| cfg.from_slice::<Variant>(b).is_err()),
+            ),
+            (
+                "arrays from a reader",
+                &arrays,
+                Box::new(|b| cfg.from_reader::<_, Variant>(b).is_err()),
+            ),
+            (
+                "dictionaries from a reader",
+                &dicts,
+                Box::new(|b| cfg.from_reader::<_, Variant>(b).is_err()),
+            ),
+        ];
+        for (what, bytes, decode) in runs {
+            let (refused, p) = peak(|| decode(bytes));
+            assert!(refused, "{dialect:?} {what}");
+            assert!(
+                p <= 64 * bytes.len() + 4096,
+                "{dialect:?} {what}: {p} bytes allocated for {} bytes",
+                bytes.len()
+            );
+        }
+    }
+}
+
 #[test]
 fn big_valid_input_allocates_in_proportion() {
     // 100 000 empty arrays: the decoded value is large, but proportional to the input.

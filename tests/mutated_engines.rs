@@ -317,13 +317,9 @@ fn crate_read(
                 documented.push("negative PoolStringArray count");
                 set_word(&mut b, at, 0);
             }
-            // The bytes are all there, only their padding is cut off.
-            ErrorKind::Eof(what)
-                if what.contains("ByteArray")
-                    && at >= 4
-                    && at <= b.len()
-                    && word(&b, at - 4) as usize <= b.len() - at
-                    && b.len() % 4 != 0 =>
+            // The bytes are all there, only their padding (from `at`) is cut off.
+            ErrorKind::Eof("PoolByteArray padding")
+                if at <= b.len() && b.len() - at < 4 && b.len() % 4 != 0 =>
             {
                 documented.push("PoolByteArray padding missing at the end");
                 b.resize(b.len().next_multiple_of(4), 0);

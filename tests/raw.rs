@@ -3,6 +3,8 @@
 //! zero-copy reads, and round trips of generated values.
 
 mod common;
+#[path = "common/peak.rs"]
+mod peak;
 
 #[path = "../examples/freeblox/protocol.rs"]
 mod protocol;
@@ -982,4 +984,92 @@ fn review_findings_stay_fixed() {
     let (kind, at) = fails::<Tree>(cfg, &[1; 129]);
     assert!(matches!(kind, ErrorKind::DepthLimit(_)), "{kind:?}");
     assert_eq!(at, Some(godot_bin::DEFAULT_MAX_DEPTH));
+}
+
+/// Sequences in sequences, each counting as many items as the bytes after it could
+/// hold: every count passes the check against the bytes left, so what each reserves
+/// ahead of its items comes out of one allowance for the whole input.
+#[test]
+fn nested_count_bombs_fail_without_allocating() {
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Nest(Vec<Nest>);
+    let n = 32768u32;
+    let mut bytes = Vec::new();
+    for _ in 0..127 {
+        bytes.extend(n.to_le_bytes());
+    }
+    // The innermost sequence's items, empty ones; the levels around it then run out.
+    bytes.resize(bytes.len() + 4 * n as usize, 0);
+    let (r, p) = peak::peak(|| raw::from_slice::<Nest>(&bytes));
+    assert!(r.is_err());
+    assert!(
+        p <= 64 * bytes.len() + 4096,
+        "{p} bytes allocated for {} bytes",
+        bytes.len()
+    );
+}
+
+/// A well-formed message's sequences announce their real counts to their visitors,
+/// however deep: the allowance behind the test above is never short for them.
+#[test]
+fn well_formed_sequences_announce_their_counts() {
+    use serde::de::{SeqAccess, Visitor};
+    use std::cell::RefCell;
+    thread_local! {
+        static MET: RefCell<Vec<(Option<usize>, usize)>> = const { RefCell::new(Vec::new()) };
+    }
+    #[derive(Serialize, Clone, Debug)]
+    struct Tree(Vec<Tree>);
+    impl Arbitrary for Tree {
+        fn arbitrary(g: &mut Gen) -> Self {
+            fn tree(g: &mut Gen, depth: usize) -> Tree {
+                let n = if depth == 0 {
+                    0
+                } else {
+                    usize::from(u8::arbitrary(g) % 5)
+                };
+                Tree((0..n).map(|_| tree(g, depth - 1)).collect())
+            }
+            tree(g, 4)
+        }
+    }
+    /// A `Tree` read back, noting each sequence's announcement and count in `MET`.
+    struct Noted;
+    impl<'de> Deserialize<'de> for Noted {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            d.deserialize_newtype_struct("Tree", Noted)
+        }
+    }
+    impl<'de> Visitor<'de> for Noted {
+        type Value = Noted;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a tree")
+        }
+        fn visit_newtype_struct<D: serde::Deserializer<'de>>(
+            self,
+            d: D,
+        ) -> Result<Noted, D::Error> {
+            d.deserialize_seq(Noted)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Noted, A::Error> {
+            let hint = seq.size_hint();
+            let mut n = 0;
+            while seq.next_element::<Noted>()?.is_some() {
+                n += 1;
+            }
+            MET.with(|m| m.borrow_mut().push((hint, n)));
+            Ok(Noted)
+        }
+    }
+    fn prop(t: Tree) -> bool {
+        let bytes = raw::to_vec(&t).unwrap();
+        raw::from_slice::<Noted>(&bytes).unwrap();
+        MET.with(|m| m.take())
+            .iter()
+            .all(|&(hint, n)| hint == Some(n))
+    }
+    QuickCheck::new()
+        .tests(2000)
+        .quickcheck(prop as fn(Tree) -> bool);
 }

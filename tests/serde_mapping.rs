@@ -626,6 +626,82 @@ fn depth_limit_both_ways() {
     assert_eq!(err.offset(), Some(8 * DEFAULT_MAX_DEPTH));
 }
 
+/// `from_variant` counts a container as one level, as `from_slice` does: Arrays,
+/// Dictionaries and Godot 4 typed Arrays nested to the limit read, one deeper fails.
+#[test]
+fn from_variant_nests_to_the_same_depth_as_from_slice() {
+    let g4 = Config::new().dialect(Dialect::Godot4);
+    type Nest = fn(Variant) -> Variant;
+    let nests: [(&str, Nest); 3] = [
+        ("Array", |v| Variant::Array(vec![v])),
+        ("Dictionary", |v| {
+            let mut d = Dictionary::new();
+            d.insert(Variant::from("c"), v);
+            Variant::Dictionary(d)
+        }),
+        ("typed Array", |v| {
+            Variant::TypedArray(Box::new(TypedArray {
+                element: ContainerType::Builtin(VariantType::Array),
+                items: vec![v],
+            }))
+        }),
+    ];
+    for (what, nest) in nests {
+        let mut v = Variant::Array(vec![]);
+        for _ in 0..DEFAULT_MAX_DEPTH {
+            v = nest(v);
+        }
+        let bytes = g4.to_vec(&v).unwrap();
+        assert_eq!(g4.from_slice::<Variant>(&bytes).unwrap(), v, "{what}");
+        assert_eq!(g4.from_variant::<Variant>(v.clone()).unwrap(), v, "{what}");
+        let err = g4.from_variant::<Variant>(nest(v)).unwrap_err();
+        assert!(
+            matches!(err.kind(), ErrorKind::DepthLimit(DEFAULT_MAX_DEPTH)),
+            "{what}: {err}"
+        );
+    }
+}
+
+/// A key that is not text names no field or variant, from bytes or from a `Variant`:
+/// a PoolByteArray key is refused both ways (its bytes are not taken as a name).
+#[test]
+fn from_variant_takes_field_names_as_from_slice_does() {
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct S {
+        a: i32,
+    }
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    enum En {
+        A,
+        B(i32),
+    }
+    for (key, text) in [
+        (Variant::PoolByteArray(PoolByteArray(b"a".to_vec())), false),
+        (Variant::from("a"), true),
+    ] {
+        let mut d = Dictionary::new();
+        d.insert(key, Variant::Int(1));
+        let v = Variant::Dictionary(d);
+        let bytes = to_vec(&v).unwrap();
+        assert_eq!(from_slice::<S>(&bytes).is_ok(), text, "{v:?}");
+        assert_eq!(
+            godot_bin::from_variant::<S>(v.clone()).is_ok(),
+            text,
+            "{v:?}"
+        );
+    }
+    let mut d = Dictionary::new();
+    d.insert(
+        Variant::PoolByteArray(PoolByteArray(b"B".to_vec())),
+        Variant::Int(1),
+    );
+    let v = Variant::Dictionary(d);
+    assert!(from_slice::<En>(&to_vec(&v).unwrap()).is_err());
+    assert!(godot_bin::from_variant::<En>(v).is_err());
+}
+
 #[test]
 fn max_bytes_bounds_one_decode() {
     let bytes = to_vec(&vec!["x"; 100]).unwrap();

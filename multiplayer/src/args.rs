@@ -381,6 +381,20 @@ pub(crate) fn get_byte_array<'x, T: Deserialize<'x>>(raw: &'x [u8]) -> Result<T>
     })
 }
 
+/// An empty argument list as a `T`, as [`get`] reads one: `()`, a unit struct,
+/// `None`, or an empty sequence. For [`crate::Call::args`], so that a call without
+/// arguments reads the same through `Variant`s as in place.
+pub(crate) fn none<T: de::DeserializeOwned>() -> std::result::Result<T, godot_bin::Error> {
+    T::deserialize(ArgList(&mut Seq {
+        bytes: &[],
+        pos: 0,
+        index: 0,
+        argc: 0,
+        byte_array: false,
+        failed: None,
+    }))
+}
+
 /// `seq`'s arguments, all of them, as a `T`, or the error placed in the packet.
 #[inline]
 fn read<'x, T: Deserialize<'x>>(mut seq: Seq<'x>) -> Result<T> {
@@ -779,11 +793,23 @@ impl<'x> Deserializer<'x> for ArgList<'_, 'x> {
         }
     }
 
+    fn deserialize_unit_struct<V: Visitor<'x>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> std::result::Result<V::Value, godot_bin::Error> {
+        self.deserialize_unit(visitor)
+    }
+
+    // No arguments are `None`; any are `Some` of the list.
     fn deserialize_option<V: Visitor<'x>>(
         self,
         visitor: V,
     ) -> std::result::Result<V::Value, godot_bin::Error> {
-        visitor.visit_some(self)
+        match self.0.argc {
+            0 => visitor.visit_none(),
+            _ => visitor.visit_some(self),
+        }
     }
 
     fn deserialize_newtype_struct<V: Visitor<'x>>(
@@ -797,8 +823,7 @@ impl<'x> Deserializer<'x> for ArgList<'_, 'x> {
     serde::forward_to_deserialize_any! {
         <W: Visitor<'x>>
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes
-        byte_buf unit_struct seq tuple tuple_struct map struct enum identifier
-        ignored_any
+        byte_buf seq tuple tuple_struct map struct enum identifier ignored_any
     }
 }
 

@@ -34,9 +34,12 @@
 //! ```
 //!
 //! Input is held stricter than the engine, which passes malformed arguments as null:
-//! a packet that is not exactly what the engine would send is an [`Error`] with its
-//! byte offset, never a panic, and nothing is allocated beyond a small multiple of
-//! the packet's size.
+//! a packet the engine could not read is an [`Error`] with its byte offset, never a
+//! panic, and so are forms of the call it never writes (an int compressed into more
+//! bytes than it needs, a count before no arguments); nothing is allocated beyond a
+//! small multiple of the packet's size. Other forms the engine reads but does not
+//! write (a cached node id in two bytes that one holds, a 64-bit float that 32 bits
+//! hold) are read as the engine reads them.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

@@ -563,11 +563,15 @@ impl<'a> Args<'a> {
     }
 
     /// The arguments as a Rust value, usually a tuple: `let (pos, name): (Vector3,
-    /// String) = call.args.get()?`; also a `Vec`, a struct (by position), or `()`
-    /// for none. Each argument reads as godot_bin reads that value from Godot 4
+    /// String) = call.args.get()?`; also a `Vec`, a struct (by position), or `()`,
+    /// a unit struct or `None` for none (any arguments are `Some` of the list). Each argument reads as godot_bin reads that value from Godot 4
     /// bytes (compressed bools and ints as the plain ones they stand for). Errors
     /// give their offset in the packet; arguments that are not all read, or bytes
-    /// after them, are errors.
+    /// after them, are errors. Where godot_bin's typed reads differ from its
+    /// `Variant`s, this differs from [`crate::Call::args`] alike: a struct refuses a
+    /// Dictionary with a key twice, whose `Variant` keeps the last value; a
+    /// double-precision math value read as a sequence of `f64` keeps its 64-bit
+    /// reals, which a `Variant` rounds to 32 bits.
     ///
     /// A value may borrow from the packet, as with `godot_bin::from_slice`: strings as
     /// `&str` and byte arrays as `&[u8]` (a PackedByteArray sent alone too), with no

@@ -223,7 +223,12 @@ impl Call {
     ///
     /// Any Godot 4 type may be asked for (`Vector2i`, `StringName`, ...), whichever
     /// version the caller speaks: a Godot 3 argument is the same value in Godot 4.
+    /// No arguments read as `()`, a unit struct, `None` or an empty sequence, as
+    /// [`Args::get`] reads them.
     pub fn args<T: DeserializeOwned>(&self) -> std::result::Result<T, godot_bin::Error> {
+        if self.args.is_empty() {
+            return args::none();
+        }
         // Through the arguments' bytes, which the typed decoder reads fastest (a
         // `Variant` tree would be copied, and each Godot type written out anyway).
         // What is in memory was allowed in when it arrived: Objects included, and
@@ -232,14 +237,9 @@ impl Call {
             .dialect(Dialect::Godot4)
             .allow_objects(true)
             .max_depth(godot_bin::DEFAULT_MAX_DEPTH + 1);
-        let r = cfg.from_slice(&cfg.to_vec(&self.args)?);
-        match r {
-            // No arguments, as `rpc(.., &())` sends them: `()` reads them too.
-            Err(e) if self.args.is_empty() => cfg.from_slice(&cfg.to_vec(&())?).map_err(|_| e),
-            r => r,
-        }
-        // An offset in those bytes would mean nothing to the caller.
-        .map_err(|e| e.into_kind().into())
+        cfg.from_slice(&cfg.to_vec(&self.args)?)
+            // An offset in those bytes would mean nothing to the caller.
+            .map_err(|e| e.into_kind().into())
     }
 
     /// [`Call::args`], consuming the call.

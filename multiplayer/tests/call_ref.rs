@@ -9,6 +9,7 @@ use quickcheck::{Arbitrary, Gen, QuickCheck, TestResult};
 use std::borrow::Cow;
 
 use serde::de::DeserializeOwned;
+use serde::Deserialize;
 use serde_json::Value;
 
 fn packets() -> Vec<Vec<u8>> {
@@ -288,6 +289,32 @@ fn typed_reads_agree_with_reading_the_variants() {
     QuickCheck::new()
         .tests(3000)
         .quickcheck(prop as fn(Vec<Arg>) -> TestResult);
+}
+
+/// A call without arguments (meta bit 7, no count): `()`, a unit struct and `None`
+/// read it, and an empty sequence; one that wants an argument is refused; in place
+/// and through `Variant`s alike.
+#[test]
+fn a_call_without_arguments_reads_alike_both_ways() {
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Ping;
+    let p = packet(vec![]);
+    assert_eq!(p, [0x80, 3, 1]);
+    assert_eq!(both::<()>(&p), (Ok(()), Ok(())));
+    assert_eq!(both::<Ping>(&p), (Ok(Ping), Ok(Ping)));
+    assert_eq!(both::<Option<(i64,)>>(&p), (Ok(None), Ok(None)));
+    assert_eq!(both::<Option<()>>(&p), (Ok(None), Ok(None)));
+    assert_eq!(both::<Option<Vec<i64>>>(&p), (Ok(None), Ok(None)));
+    assert_eq!(both::<Vec<i64>>(&p), (Ok(vec![]), Ok(vec![])));
+    assert_eq!(both::<Vec<Variant>>(&p), (Ok(vec![]), Ok(vec![])));
+    let (a, b) = both::<(i64,)>(&p);
+    assert!(a.unwrap_err().contains("invalid length 0"));
+    assert!(b.unwrap_err().contains("invalid length 0"));
+    // With arguments, `Option` is `Some` of them and a unit struct is refused.
+    let p = packet(vec![Variant::Int(7)]);
+    assert_eq!(both::<Option<(i64,)>>(&p), (Ok(Some((7,))), Ok(Some((7,)))));
+    let (a, b) = both::<Ping>(&p);
+    assert!(a.is_err() && b.is_err(), "{a:?} {b:?}");
 }
 
 /// Where an error is, and what kind (the argument's index, for one in an argument).

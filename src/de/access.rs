@@ -12,16 +12,6 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::marker;
 use crate::types::NodePath;
 
-/// How many elements to announce to a visitor: the real count when the input is a
-/// slice (it was checked against the bytes left), a small one for streams, whose
-/// collections then grow only as elements really arrive.
-pub(crate) fn hint(remaining: Option<usize>, left: usize) -> usize {
-    match remaining {
-        Some(_) => left,
-        None => left.min(16),
-    }
-}
-
 /// A container's end: an error when `left` of its items were not read.
 fn all_read(left: usize) -> Result<()> {
     match left {
@@ -139,7 +129,7 @@ impl<'de, R: Read<'de>> de::SeqAccess<'de> for SeqAccess<'_, R> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(hint(self.de.read.remaining(), self.left))
+        Some(self.de.hint(self.left, 4))
     }
 }
 
@@ -163,7 +153,7 @@ impl<'de, R: Read<'de>> de::MapAccess<'de> for SeqAccess<'_, R> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(hint(self.de.read.remaining(), self.left))
+        Some(self.de.hint(self.left, 8))
     }
 }
 
@@ -237,7 +227,7 @@ impl<'de, R: Read<'de>> de::MapAccess<'de> for StructAccess<'_, R> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(hint(self.de.read.remaining(), self.left))
+        Some(self.de.hint(self.left, 8))
     }
 }
 
@@ -383,7 +373,7 @@ impl<'de, R: Read<'de>> de::SeqAccess<'de> for StrSeq<'_, R> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(hint(self.de.read.remaining(), self.left))
+        Some(self.de.hint(self.left, 4))
     }
 }
 
@@ -616,7 +606,7 @@ impl<'de, R: Read<'de>> de::MapAccess<'de> for ObjectAccess<'_, R> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(hint(self.de.read.remaining(), self.left))
+        Some(self.de.hint(self.left, 8))
     }
 }
 

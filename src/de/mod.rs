@@ -8,6 +8,8 @@ pub mod read;
 mod tests;
 mod variant;
 
+use std::cell::Cell;
+
 use serde::de::{self, Visitor};
 
 use crate::config::Config;
@@ -88,6 +90,9 @@ pub struct Deserializer<R> {
     /// kept for `items` when typed containers are strict.
     declared: [Option<access::Declared>; 2],
     scratch: Vec<u8>,
+    /// Input bytes that the items containers announce ahead of reading them may
+    /// still claim (see [`Deserializer::hint`]).
+    room: Cell<usize>,
 }
 
 impl<'de> Deserializer<SliceRead<'de>> {
@@ -109,13 +114,31 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     pub fn with_config(mut read: R, cfg: Config) -> Self {
         read.set_limit(cfg.max_bytes);
         Deserializer {
-            read,
             cfg,
             depth: 0,
             pending: None,
             declared: [None, None],
             scratch: Vec::new(),
+            room: Cell::new(read.remaining().unwrap_or(0)),
+            read,
         }
+    }
+
+    /// How many of a container's `left` items, each taking at least `min` input
+    /// bytes, to announce to its visitor (which reserves room for them). From a
+    /// slice: as many as the bytes not yet claimed by an enclosing container's
+    /// announcement can hold, so that nested containers, each of whose counts the
+    /// bytes left allow, reserve no more in all than the input could fill (a well-formed
+    /// input always gets its real counts: every item's own bytes are claimed once).
+    /// From a stream: a few, and collections grow as items really arrive.
+    pub(crate) fn hint(&self, left: usize, min: usize) -> usize {
+        if self.read.remaining().is_none() {
+            return left.min(16);
+        }
+        let room = self.room.get();
+        let n = left.min(room / min);
+        self.room.set(room - n * min);
+        n
     }
 
     /// How many bytes have been consumed: after a value, its encoded length.
@@ -252,10 +275,12 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     fn str_body<'s>(&'s mut self, at: usize, len: usize) -> Result<Str<'de, 's>> {
         let padded = (len + 3) & !3;
         Ok(
-            match self
-                .read
-                .read_bytes(padded, &mut self.scratch, "a string and its padding")?
-            {
+            match self.read.read_bytes(
+                padded,
+                padded,
+                &mut self.scratch,
+                "a string and its padding",
+            )? {
                 Reference::Borrowed(b) => Str::Borrowed(godot_utf8(&b[..len], at)?),
                 Reference::Copied(b) => Str::Copied(godot_utf8(&b[..len], at)?),
             },
@@ -355,13 +380,23 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         n: usize,
         what: &'static str,
     ) -> Result<Reference<'de, 's>> {
-        self.read.read_bytes(n, &mut self.scratch, what)
+        self.read.read_bytes(n, n, &mut self.scratch, what)
     }
 
     fn pool_bytes<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
         let n = self.count("a PoolByteArray count", 1, u32::MAX)?;
         let padded = (n + 3) & !3;
-        match self.bytes(padded, "PoolByteArray bytes and padding")? {
+        let at = self.read.pos();
+        // Short, the error is the one of reading the bytes one by one, then the padding.
+        let read = self
+            .read
+            .read_bytes(padded, 1, &mut self.scratch, "pool array elements");
+        if let Err(e) = &read {
+            if e.is_eof() && e.offset() >= Some(at + n) {
+                return Err(Error::at(ErrorKind::Eof("PoolByteArray padding"), at + n));
+            }
+        }
+        match read? {
             Reference::Borrowed(b) => visitor.visit_borrowed_bytes(&b[..n]),
             Reference::Copied(b) => visitor.visit_bytes(&b[..n]),
         }
@@ -566,10 +601,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                 at,
             )
         })?;
-        if let Some(left) = self.read.remaining().filter(|left| len > *left) {
-            return Err(self.read.eof(what, at + left / size * size));
-        }
-        self.read.read_bytes(len, &mut self.scratch, what)
+        self.read.read_bytes(len, size, &mut self.scratch, what)
     }
 
     /// The class name and, for non-null objects, the property count of a full Object.

@@ -23,6 +23,11 @@ impl std::ops::Deref for Reference<'_, '_> {
     }
 }
 
+/// The bytes of the whole pieces of `unit` bytes among `got`.
+fn whole(got: usize, unit: usize) -> usize {
+    got / unit.max(1) * unit
+}
+
 /// Where the deserializer's bytes come from. Sealed: implemented by [`SliceRead`] and
 /// [`IoRead`].
 pub trait Read<'de>: private::Sealed {
@@ -35,10 +40,13 @@ pub trait Read<'de>: private::Sealed {
     /// Fills `buf` completely or fails with `Eof` at the offset of the first missing byte.
     fn read_exact(&mut self, buf: &mut [u8], what: &'static str) -> Result<()>;
 
-    /// Reads `n` bytes, borrowing them from the input when possible.
+    /// Reads `n` bytes, borrowing them from the input when possible. Short of them,
+    /// fails with `Eof` where the first piece of `unit` bytes that is not all there
+    /// starts (`unit` = `n`: where the bytes start).
     fn read_bytes<'s>(
         &'s mut self,
         n: usize,
+        unit: usize,
         scratch: &'s mut Vec<u8>,
         what: &'static str,
     ) -> Result<Reference<'de, 's>>;
@@ -141,6 +149,7 @@ impl<'de> Read<'de> for SliceRead<'de> {
     fn read_bytes<'s>(
         &'s mut self,
         n: usize,
+        unit: usize,
         _scratch: &'s mut Vec<u8>,
         what: &'static str,
     ) -> Result<Reference<'de, 's>> {
@@ -148,7 +157,7 @@ impl<'de> Read<'de> for SliceRead<'de> {
             .pos
             .checked_add(n)
             .filter(|e| *e <= self.slice.len())
-            .ok_or_else(|| self.eof(what, self.pos))?;
+            .ok_or_else(|| self.eof(what, self.pos + whole(self.slice.len() - self.pos, unit)))?;
         let out = &self.slice[self.pos..end];
         self.pos = end;
         Ok(Reference::Borrowed(out))
@@ -242,6 +251,7 @@ impl<'de, R: io::Read> Read<'de> for IoRead<R> {
     fn read_bytes<'s>(
         &'s mut self,
         n: usize,
+        unit: usize,
         scratch: &'s mut Vec<u8>,
         what: &'static str,
     ) -> Result<Reference<'de, 's>> {
@@ -254,7 +264,7 @@ impl<'de, R: io::Read> Read<'de> for IoRead<R> {
             .read_to_end(scratch)
             .map_err(|e| io_err(e, what, self.pos))?;
         if got < n {
-            return Err(Error::at(ErrorKind::Eof(what), self.pos));
+            return Err(Error::at(ErrorKind::Eof(what), self.pos + whole(got, unit)));
         }
         self.pos += got;
         Ok(Reference::Copied(scratch))

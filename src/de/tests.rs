@@ -390,3 +390,128 @@ fn a_key_is_what_the_engine_reads_not_its_bytes() {
     let err = strict.unwrap_err();
     assert!(err.0.contains("duplicate field `hp`"), "{}", err.0);
 }
+
+/// A well-formed input's containers announce their real counts to their visitors (so
+/// they reserve once), whatever they hold, however deep: the allowance that bounds
+/// what nested containers reserve (`Deserializer::hint`) is never short for them.
+mod hints {
+    use std::cell::RefCell;
+
+    use quickcheck::{Arbitrary, Gen, QuickCheck};
+    use serde::de::{self, Deserialize, MapAccess, SeqAccess, Visitor};
+
+    use crate::{Config, Dialect, Dictionary, PoolStringArray, Variant};
+
+    thread_local! {
+        /// Each container met: what it announced, and how many items it had.
+        static MET: RefCell<Vec<(Option<usize>, usize)>> = const { RefCell::new(Vec::new()) };
+    }
+
+    /// Any value, read through `deserialize_any`, noting its containers in `MET`.
+    struct Noted;
+
+    impl<'de> Deserialize<'de> for Noted {
+        fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            d.deserialize_any(Noted)
+        }
+    }
+
+    impl<'de> Visitor<'de> for Noted {
+        type Value = Noted;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("any value")
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<Noted, E> {
+            Ok(Noted)
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<Noted, E> {
+            Ok(Noted)
+        }
+        fn visit_str<E>(self, _: &str) -> Result<Noted, E> {
+            Ok(Noted)
+        }
+        fn visit_unit<E>(self) -> Result<Noted, E> {
+            Ok(Noted)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Noted, A::Error> {
+            let hint = seq.size_hint();
+            let mut n = 0;
+            while seq.next_element::<Noted>()?.is_some() {
+                n += 1;
+            }
+            MET.with(|m| m.borrow_mut().push((hint, n)));
+            Ok(Noted)
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Noted, A::Error> {
+            let hint = map.size_hint();
+            let mut n = 0;
+            while map.next_key::<Noted>()?.is_some() {
+                map.next_value::<Noted>()?;
+                n += 1;
+            }
+            MET.with(|m| m.borrow_mut().push((hint, n)));
+            Ok(Noted)
+        }
+    }
+
+    fn tree(g: &mut Gen, depth: usize) -> Variant {
+        let size = |g: &mut Gen| usize::from(u8::arbitrary(g) % 6);
+        match u8::arbitrary(g) % if depth == 0 { 4 } else { 7 } {
+            0 => Variant::Nil,
+            1 => Variant::Int(i64::arbitrary(g)),
+            2 => Variant::from("text"),
+            3 => Variant::PoolStringArray(PoolStringArray(vec!["s".into(); size(g)])),
+            4 | 5 => Variant::Array((0..size(g)).map(|_| tree(g, depth - 1)).collect()),
+            _ => {
+                let mut d = Dictionary::new();
+                for i in 0..size(g) {
+                    d.insert(Variant::Int(i as i64), tree(g, depth - 1));
+                }
+                Variant::Dictionary(d)
+            }
+        }
+    }
+
+    #[derive(Clone, Debug)]
+    struct Tree(Variant);
+
+    impl Arbitrary for Tree {
+        fn arbitrary(g: &mut Gen) -> Self {
+            Tree(tree(g, 4))
+        }
+    }
+
+    /// Every array's room, in the `Variant` read: reserved once, for its items.
+    fn capacities_fit(v: &Variant) -> bool {
+        match v {
+            Variant::Array(a) => a.capacity() == a.len() && a.iter().all(capacities_fit),
+            Variant::Dictionary(d) => d.iter().all(|(_, v)| capacities_fit(v)),
+            _ => true,
+        }
+    }
+
+    #[test]
+    fn well_formed_containers_announce_their_counts() {
+        fn prop(Tree(v): Tree) -> bool {
+            [Dialect::Godot3, Dialect::Godot4]
+                .into_iter()
+                .all(|dialect| {
+                    let cfg = Config::new().dialect(dialect);
+                    let bytes = cfg.to_vec(&v).unwrap();
+                    MET.with(|m| m.borrow_mut().clear());
+                    cfg.from_slice::<Noted>(&bytes).unwrap();
+                    let slice = MET.with(|m| m.take());
+                    cfg.from_reader::<_, Noted>(&bytes[..]).unwrap();
+                    let reader = MET.with(|m| m.take());
+                    slice.iter().all(|&(hint, n)| hint == Some(n))
+                        && reader.iter().all(|&(hint, n)| hint == Some(n.min(16)))
+                        && slice.len() == reader.len()
+                        && capacities_fit(&cfg.from_slice::<Variant>(&bytes).unwrap())
+                })
+        }
+        QuickCheck::new()
+            .tests(2000)
+            .quickcheck(prop as fn(Tree) -> bool);
+    }
+}

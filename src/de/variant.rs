@@ -10,7 +10,7 @@
 
 use serde::de::Visitor;
 
-use super::access::{hint, VariantEnum};
+use super::access::VariantEnum;
 use super::{fast_paths, Deserializer, Header, Read, MAX_LEN};
 use crate::dialect::{Dialect, VariantType, INT_ID};
 use crate::error::Result;
@@ -113,8 +113,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             PoolElem::String.min_size(false),
             u32::MAX,
         )?;
-        let mut items =
-            Vec::with_capacity(hint(self.read.remaining(), n).min(MAX_STRINGS_PREALLOC));
+        let mut items = Vec::with_capacity(self.hint(n, 4).min(MAX_STRINGS_PREALLOC));
         for _ in 0..n {
             items.push(self.str()?.to_owned());
         }
@@ -124,7 +123,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// An untyped Array's count and elements (what `items` gives serde's `Vec`).
     fn array(&mut self, h: Header) -> Result<Vec<Variant>> {
         let n = self.count("an Array count", 4, MAX_LEN)?;
-        let mut items = Vec::with_capacity(hint(self.read.remaining(), n).min(MAX_PREALLOC));
+        let mut items = Vec::with_capacity(self.hint(n, 4).min(MAX_PREALLOC));
         self.nested(n, h.at, |de| {
             for _ in 0..n {
                 items.push(de.next_variant()?);
@@ -138,8 +137,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// at the first key's place, as in the engine.
     fn dictionary(&mut self, h: Header) -> Result<Dictionary> {
         let n = self.count("a Dictionary count", 8, MAX_LEN)?;
-        let mut d =
-            Dictionary::with_capacity(hint(self.read.remaining(), n).min(MAX_DICT_PREALLOC));
+        let mut d = Dictionary::with_capacity(self.hint(n, 8).min(MAX_DICT_PREALLOC));
         self.nested(n, h.at, |de| {
             for _ in 0..n {
                 let key = de.next_variant()?;

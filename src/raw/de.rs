@@ -1,6 +1,7 @@
 //! The raw layout's `Deserializer`: the Rust type says what comes next, as the
 //! `get_*` calls of a GDScript reader do.
 
+use std::cell::Cell;
 use std::marker::PhantomData;
 
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
@@ -41,6 +42,9 @@ pub struct Deserializer<'de, K = Runtime> {
     depth: usize,
     /// Inside a [`Half`](super::Half): the next float is binary16.
     half: bool,
+    /// Input bytes that the items sequences announce ahead of reading them may still
+    /// claim, one each (see `Items::size_hint`).
+    room: Cell<usize>,
     known: PhantomData<K>,
 }
 
@@ -79,6 +83,7 @@ impl<'de, K: Known> Deserializer<'de, K> {
             cfg,
             depth: 0,
             half: false,
+            room: Cell::new(input.len()),
             known: PhantomData,
         }
     }
@@ -314,12 +319,14 @@ impl<'de, K: Known> Deserializer<'de, K> {
             cfg,
             depth: self.depth,
             half: self.half,
+            room: self.room.clone(),
             known: PhantomData,
         };
         let r = visitor.visit_newtype_struct(&mut runtime);
         self.pos = runtime.pos;
         self.last = runtime.last;
         self.half = runtime.half;
+        self.room.set(runtime.room.get());
         r
     }
 
@@ -727,6 +734,24 @@ impl<'de, K: Known> Items<'_, 'de, K> {
     }
 }
 
+impl<'de, K: Known> Items<'_, 'de, K> {
+    /// How many of the items left to announce to a visitor (which reserves room for
+    /// them): of a counted sequence, as many as the input bytes not yet claimed by an
+    /// enclosing one's announcement can hold, each item taking at least a byte. So
+    /// nested sequences, each of whose counts the bytes left allow, reserve no more in
+    /// all than the input could fill; a well-formed input gets its real counts.
+    fn hint(&self) -> Option<usize> {
+        let left = self.left?;
+        if !self.counted {
+            return Some(left);
+        }
+        let room = self.de.room.get();
+        let n = left.min(room);
+        self.de.room.set(room - n);
+        Some(n)
+    }
+}
+
 impl<'de, K: Known> de::SeqAccess<'de> for Items<'_, 'de, K> {
     type Error = Error;
 
@@ -736,7 +761,7 @@ impl<'de, K: Known> de::SeqAccess<'de> for Items<'_, 'de, K> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        self.left
+        self.hint()
     }
 }
 
@@ -753,7 +778,7 @@ impl<'de, K: Known> de::MapAccess<'de> for Items<'_, 'de, K> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        self.left
+        self.hint()
     }
 }
 

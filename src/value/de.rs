@@ -31,52 +31,15 @@ impl<'de> Visitor<'de> for VariantVisitor {
         let (tag, v): (u32, _) = data.variant()?;
         let ty = VariantType::from_tag(tag)
             .ok_or_else(|| de::Error::custom(format_args!("unknown Variant type tag {tag}")))?;
-        Ok(match ty {
-            VariantType::Nil => {
-                v.newtype_variant::<()>()?;
-                Variant::Nil
-            }
-            VariantType::Bool => Variant::Bool(v.newtype_variant()?),
-            VariantType::Int => Variant::Int(v.newtype_variant()?),
-            VariantType::Float => Variant::Float(v.newtype_variant()?),
-            VariantType::String => Variant::String(v.newtype_variant()?),
-            VariantType::Vector2 => Variant::Vector2(v.newtype_variant()?),
-            VariantType::Rect2 => Variant::Rect2(v.newtype_variant()?),
-            VariantType::Vector3 => Variant::Vector3(v.newtype_variant()?),
-            VariantType::Transform2D => Variant::Transform2D(v.newtype_variant()?),
-            VariantType::Plane => Variant::Plane(v.newtype_variant()?),
-            VariantType::Quat => Variant::Quat(v.newtype_variant()?),
-            VariantType::Aabb => Variant::Aabb(v.newtype_variant()?),
-            VariantType::Basis => Variant::Basis(v.newtype_variant::<Box<Basis>>()?),
-            VariantType::Transform => Variant::Transform(v.newtype_variant::<Box<Transform>>()?),
-            VariantType::Color => Variant::Color(v.newtype_variant()?),
-            VariantType::NodePath => Variant::NodePath(v.newtype_variant()?),
-            VariantType::Rid => Variant::Rid(v.newtype_variant()?),
-            VariantType::Object => v.newtype_variant::<ObjectValue>()?.0,
-            VariantType::Dictionary => v.newtype_variant::<DictionaryValue>()?.0,
-            VariantType::Array => v.newtype_variant::<ArrayValue>()?.0,
-            VariantType::PoolByteArray => Variant::PoolByteArray(v.newtype_variant()?),
-            VariantType::PoolIntArray => Variant::PoolIntArray(v.newtype_variant()?),
-            VariantType::PoolRealArray => Variant::PoolRealArray(v.newtype_variant()?),
-            VariantType::PoolStringArray => Variant::PoolStringArray(v.newtype_variant()?),
-            VariantType::PoolVector2Array => Variant::PoolVector2Array(v.newtype_variant()?),
-            VariantType::PoolVector3Array => Variant::PoolVector3Array(v.newtype_variant()?),
-            VariantType::PoolColorArray => Variant::PoolColorArray(v.newtype_variant()?),
-            VariantType::Vector2i => Variant::Vector2i(v.newtype_variant()?),
-            VariantType::Rect2i => Variant::Rect2i(v.newtype_variant()?),
-            VariantType::Vector3i => Variant::Vector3i(v.newtype_variant()?),
-            VariantType::Vector4 => Variant::Vector4(v.newtype_variant()?),
-            VariantType::Vector4i => Variant::Vector4i(v.newtype_variant()?),
-            VariantType::Projection => Variant::Projection(v.newtype_variant::<Box<Projection>>()?),
-            VariantType::StringName => Variant::StringName(v.newtype_variant()?),
-            VariantType::Callable => Variant::Callable(v.newtype_variant()?),
-            VariantType::Signal => Variant::Signal(v.newtype_variant::<Box<Signal>>()?),
-            VariantType::PackedInt64Array => Variant::PackedInt64Array(v.newtype_variant()?),
-            VariantType::PackedFloat64Array => Variant::PackedFloat64Array(v.newtype_variant()?),
-            VariantType::PackedVector4Array => Variant::PackedVector4Array(v.newtype_variant()?),
-            VariantType::Image => Variant::Image(v.newtype_variant::<Box<Image>>()?),
-            VariantType::InputEvent => Variant::InputEvent(v.newtype_variant()?),
-        })
+        // The containers here, the rest apart: a nested container's frame is then this
+        // small one, not one with room for every type (which, unoptimised, would take
+        // the stack at a fraction of the depth limit).
+        match ty {
+            VariantType::Object => Ok(v.newtype_variant::<ObjectValue>()?.0),
+            VariantType::Dictionary => Ok(v.newtype_variant::<DictionaryValue>()?.0),
+            VariantType::Array => Ok(v.newtype_variant::<ArrayValue>()?.0),
+            ty => leaf(ty, v),
+        }
     }
 
     fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Variant, D::Error> {
@@ -167,4 +130,58 @@ impl<'de> Deserialize<'de> for Dictionary {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         d.deserialize_map(DictVisitor)
     }
+}
+
+/// A `Variant` of type `ty` that holds no other value, from its enum access.
+#[inline(never)]
+fn leaf<'de, A: VariantAccess<'de>>(ty: VariantType, v: A) -> Result<Variant, A::Error> {
+    Ok(match ty {
+        VariantType::Nil => {
+            v.newtype_variant::<()>()?;
+            Variant::Nil
+        }
+        VariantType::Bool => Variant::Bool(v.newtype_variant()?),
+        VariantType::Int => Variant::Int(v.newtype_variant()?),
+        VariantType::Float => Variant::Float(v.newtype_variant()?),
+        VariantType::String => Variant::String(v.newtype_variant()?),
+        VariantType::Vector2 => Variant::Vector2(v.newtype_variant()?),
+        VariantType::Rect2 => Variant::Rect2(v.newtype_variant()?),
+        VariantType::Vector3 => Variant::Vector3(v.newtype_variant()?),
+        VariantType::Transform2D => Variant::Transform2D(v.newtype_variant()?),
+        VariantType::Plane => Variant::Plane(v.newtype_variant()?),
+        VariantType::Quat => Variant::Quat(v.newtype_variant()?),
+        VariantType::Aabb => Variant::Aabb(v.newtype_variant()?),
+        VariantType::Basis => Variant::Basis(v.newtype_variant::<Box<Basis>>()?),
+        VariantType::Transform => Variant::Transform(v.newtype_variant::<Box<Transform>>()?),
+        VariantType::Color => Variant::Color(v.newtype_variant()?),
+        VariantType::NodePath => Variant::NodePath(v.newtype_variant()?),
+        VariantType::Rid => Variant::Rid(v.newtype_variant()?),
+        VariantType::PoolByteArray => Variant::PoolByteArray(v.newtype_variant()?),
+        VariantType::PoolIntArray => Variant::PoolIntArray(v.newtype_variant()?),
+        VariantType::PoolRealArray => Variant::PoolRealArray(v.newtype_variant()?),
+        VariantType::PoolStringArray => Variant::PoolStringArray(v.newtype_variant()?),
+        VariantType::PoolVector2Array => Variant::PoolVector2Array(v.newtype_variant()?),
+        VariantType::PoolVector3Array => Variant::PoolVector3Array(v.newtype_variant()?),
+        VariantType::PoolColorArray => Variant::PoolColorArray(v.newtype_variant()?),
+        VariantType::Vector2i => Variant::Vector2i(v.newtype_variant()?),
+        VariantType::Rect2i => Variant::Rect2i(v.newtype_variant()?),
+        VariantType::Vector3i => Variant::Vector3i(v.newtype_variant()?),
+        VariantType::Vector4 => Variant::Vector4(v.newtype_variant()?),
+        VariantType::Vector4i => Variant::Vector4i(v.newtype_variant()?),
+        VariantType::Projection => Variant::Projection(v.newtype_variant::<Box<Projection>>()?),
+        VariantType::StringName => Variant::StringName(v.newtype_variant()?),
+        VariantType::Callable => Variant::Callable(v.newtype_variant()?),
+        VariantType::Signal => Variant::Signal(v.newtype_variant::<Box<Signal>>()?),
+        VariantType::PackedInt64Array => Variant::PackedInt64Array(v.newtype_variant()?),
+        VariantType::PackedFloat64Array => Variant::PackedFloat64Array(v.newtype_variant()?),
+        VariantType::PackedVector4Array => Variant::PackedVector4Array(v.newtype_variant()?),
+        VariantType::Image => Variant::Image(v.newtype_variant::<Box<Image>>()?),
+        VariantType::InputEvent => Variant::InputEvent(v.newtype_variant()?),
+        // `visit_enum` reads these itself.
+        VariantType::Object | VariantType::Dictionary | VariantType::Array => {
+            return Err(de::Error::custom(
+                "a container read as a value without items",
+            ))
+        }
+    })
 }

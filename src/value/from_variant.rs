@@ -33,14 +33,21 @@ impl VariantDeserializer {
         }
     }
 
+    /// An item of this container, one level down.
     fn child(&self, value: Variant) -> Result<VariantDeserializer> {
-        if self.depth + 1 > self.cfg.max_depth {
+        self.below(value, 1)
+    }
+
+    /// A value `levels` below this one: 1 for a container's item, 0 for a part of
+    /// this value's own form (a typed container's element type and item list).
+    fn below(&self, value: Variant, levels: usize) -> Result<VariantDeserializer> {
+        if self.depth + levels > self.cfg.max_depth {
             return Err(Error::new(ErrorKind::DepthLimit(self.cfg.max_depth)));
         }
         Ok(VariantDeserializer {
             value,
             cfg: self.cfg,
-            depth: self.depth + 1,
+            depth: self.depth + levels,
         })
     }
 
@@ -65,9 +72,20 @@ impl VariantDeserializer {
     }
 
     fn seq<'de, V: Visitor<'de>>(self, items: Vec<Variant>, visitor: V) -> Result<V::Value> {
+        self.items(items, 1, visitor)
+    }
+
+    /// `items` to `visitor` as a sequence, each `levels` below this value.
+    fn items<'de, V: Visitor<'de>>(
+        self,
+        items: Vec<Variant>,
+        levels: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
         let mut access = SeqAccess {
             parent: &self,
             items: items.into_iter(),
+            levels,
         };
         let v = visitor.visit_seq(&mut access)?;
         match access.items.len() {
@@ -213,44 +231,16 @@ impl<'de> de::Deserializer<'de> for VariantDeserializer {
         let Some(marker) = Marker::lookup(name) else {
             return self.deserialize_any(visitor);
         };
-        // Arrays and Dictionaries stay Variants; the rest is a Godot type's payload.
-        let fields = match (marker, std::mem::take(&mut self.value)) {
-            (Marker::TypedArray, Variant::Array(items)) => {
-                vec![0u32.into(), "".into(), Variant::Array(items)]
+        match typed_fields(marker, std::mem::take(&mut self.value)) {
+            Ok(fields) => {
+                // The fields are the container's own form: its items are the level below.
+                self.items(fields, 0, visitor)
             }
-            (Marker::TypedArray, Variant::TypedArray(t)) => {
-                let (kind, name) = t.element.parts();
-                vec![kind.into(), name.into(), Variant::Array(t.items)]
-            }
-            (Marker::TypedDictionary, Variant::Dictionary(entries)) => vec![
-                0u32.into(),
-                "".into(),
-                0u32.into(),
-                "".into(),
-                Variant::Dictionary(entries),
-            ],
-            (Marker::TypedDictionary, Variant::TypedDictionary(t)) => {
-                let (k_kind, k_name) = super::typed::ContainerType::parts_of(t.key.as_ref());
-                let (v_kind, v_name) = super::typed::ContainerType::parts_of(t.value.as_ref());
-                vec![
-                    k_kind.into(),
-                    k_name.into(),
-                    v_kind.into(),
-                    v_name.into(),
-                    Variant::Dictionary(t.entries),
-                ]
-            }
-            (_, other) => {
+            Err(other) => {
                 self.value = other;
-                return de::Deserializer::deserialize_tuple_struct(
-                    &mut self.bytes()?,
-                    name,
-                    len,
-                    visitor,
-                );
+                de::Deserializer::deserialize_tuple_struct(&mut self.bytes()?, name, len, visitor)
             }
-        };
-        self.seq(fields, visitor)
+        }
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -308,9 +298,56 @@ impl<'de> de::Deserializer<'de> for VariantDeserializer {
         self.deserialize_any(visitor)
     }
 
-    serde::forward_to_deserialize_any! {
-        i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 map identifier ignored_any
+    // A field or variant name: a String as itself; any other key as the byte
+    // deserializer offers it (a PoolByteArray as a sequence, never as a name).
+    fn deserialize_identifier<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value> {
+        match std::mem::take(&mut self.value) {
+            Variant::String(s) => visitor.visit_string(s),
+            other => {
+                self.value = other;
+                de::Deserializer::deserialize_identifier(&mut self.bytes()?, visitor)
+            }
+        }
     }
+
+    serde::forward_to_deserialize_any! {
+        i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 map ignored_any
+    }
+}
+
+/// An Array or Dictionary asked for by its typed-container marker, as the fields
+/// the marker's visitor reads (element types, then the items); any other value back.
+/// Apart, so that each level of nested containers takes only a small frame.
+#[inline(never)]
+fn typed_fields(marker: Marker, value: Variant) -> std::result::Result<Vec<Variant>, Variant> {
+    Ok(match (marker, value) {
+        (Marker::TypedArray, Variant::Array(items)) => {
+            vec![0u32.into(), "".into(), Variant::Array(items)]
+        }
+        (Marker::TypedArray, Variant::TypedArray(t)) => {
+            let (kind, name) = t.element.parts();
+            vec![kind.into(), name.into(), Variant::Array(t.items)]
+        }
+        (Marker::TypedDictionary, Variant::Dictionary(entries)) => vec![
+            0u32.into(),
+            "".into(),
+            0u32.into(),
+            "".into(),
+            Variant::Dictionary(entries),
+        ],
+        (Marker::TypedDictionary, Variant::TypedDictionary(t)) => {
+            let (k_kind, k_name) = super::typed::ContainerType::parts_of(t.key.as_ref());
+            let (v_kind, v_name) = super::typed::ContainerType::parts_of(t.value.as_ref());
+            vec![
+                k_kind.into(),
+                k_name.into(),
+                v_kind.into(),
+                v_name.into(),
+                Variant::Dictionary(t.entries),
+            ]
+        }
+        (_, other) => return Err(other),
+    })
 }
 
 /// The `Variant` handshake: the type tag, then the value (as the byte deserializer's
@@ -351,6 +388,8 @@ impl<'de> de::VariantAccess<'de> for VariantDeserializer {
 struct SeqAccess<'a> {
     parent: &'a VariantDeserializer,
     items: std::vec::IntoIter<Variant>,
+    /// How far below the parent the items are.
+    levels: usize,
 }
 
 impl<'de> de::SeqAccess<'de> for SeqAccess<'_> {
@@ -358,7 +397,9 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_> {
 
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
         match self.items.next() {
-            Some(v) => seed.deserialize(self.parent.child(v)?).map(Some),
+            Some(v) => seed
+                .deserialize(self.parent.below(v, self.levels)?)
+                .map(Some),
             None => Ok(None),
         }
     }
