@@ -521,7 +521,8 @@ impl Server {
             ));
         }
         let here = target == SERVER || target == 0 || (target < 0 && target != -SERVER);
-        if !here {
+        // Checked before it goes to anyone else, a broadcast too.
+        if target != SERVER {
             godot3::Packet::decode(packet).map_err(|e| e.shifted(8))?;
         }
         let relay: Vec<usize> = match target {

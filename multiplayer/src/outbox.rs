@@ -20,6 +20,10 @@ struct State {
     bytes: Vec<u8>,
     /// Messages in `bytes`.
     queued: usize,
+    /// Messages taken by the writer and not yet written: they count against the
+    /// limit too, or a writer blocked on a client that reads nothing would let as
+    /// many again pile up behind it.
+    writing: usize,
     /// The server let go of the client: close once `bytes` is written.
     closed: bool,
 }
@@ -38,15 +42,17 @@ impl Outbox {
 
     /// Waits until something is queued or the server let go; then swaps the queued
     /// frames into `buf` (which is cleared first) and says whether the connection
-    /// stays open. Cancel-safe: nothing is taken unless it returns.
+    /// stays open. What the last call gave is written by then. Cancel-safe: nothing
+    /// is taken unless it returns.
     pub(crate) async fn take(&self, buf: &mut Vec<u8>) -> bool {
+        self.lock().writing = 0;
         loop {
             {
                 let mut s = self.lock();
                 if !s.bytes.is_empty() || s.closed {
                     buf.clear();
                     std::mem::swap(&mut s.bytes, buf);
-                    s.queued = 0;
+                    s.writing = std::mem::take(&mut s.queued);
                     return !s.closed;
                 }
             }
@@ -77,10 +83,10 @@ impl Sender {
     }
 
     /// Queues `msg` as one binary message; `false` (and nothing queued) when `limit`
-    /// messages already wait: the client is not reading.
+    /// messages already wait, queued or being written: the client is not reading.
     pub(crate) fn push(&self, msg: &[u8], limit: usize) -> bool {
         let mut s = self.0.lock();
-        if s.queued >= limit {
+        if s.queued + s.writing >= limit {
             return false;
         }
         let wake = s.bytes.is_empty();
@@ -142,6 +148,12 @@ mod tests {
         let mut buf = vec![9];
         assert!(outbox.take(&mut buf).await);
         assert_eq!(buf, [0x82, 1, b'a', 0x82, 2, b'b', b'c']);
+        // The two taken are being written: they still count.
+        assert!(!tx.push(b"e", 2));
+        // The writer is back for more: they are written.
+        let wait =
+            tokio::time::timeout(std::time::Duration::from_millis(10), outbox.take(&mut buf));
+        assert!(wait.await.is_err());
         assert!(tx.push(b"e", 2));
         drop(tx);
         assert!(!outbox.take(&mut buf).await);

@@ -117,9 +117,13 @@ impl Config {
         // 128 KiB each way per connection); larger messages still pass. tungstenite
         // zeroes the read buffer's free part before every read: 2 KiB holds a
         // game's usual messages, where 8 KiB cost every read an 8 KiB memset.
+        // What tungstenite queues itself (pongs, a close) is bounded too: a peer that
+        // sends pings and reads nothing is refused once a few wait, not kept while
+        // the replies pile up.
         WebSocketConfig::default()
             .read_buffer_size(2 << 10)
             .write_buffer_size(8 << 10)
+            .max_write_buffer_size(16 << 10)
             .max_message_size(Some(self.max_message))
             .max_frame_size(Some(self.max_message))
     }
@@ -303,7 +307,8 @@ impl Server {
         self.flush()
     }
 
-    /// Closes the connection to `peer` (the others hear it left).
+    /// Closes the connection to `peer` (the others hear it left), once what was
+    /// queued for it is written (given the handshake time to take it).
     pub fn kick(&mut self, peer: i32) {
         if self.clients.remove(&peer).is_some() {
             self.left(peer);
@@ -346,7 +351,8 @@ impl Server {
             ));
         }
         let here = h.to == SERVER || h.to == 0 || (h.to < 0 && h.to != -SERVER);
-        if !here {
+        // Checked before it goes to anyone else, a broadcast too.
+        if h.to != SERVER {
             crate::godot3::Packet::decode(body).map_err(|e| e.shifted(WsHeader::SIZE))?;
         }
         let relay: Vec<i32> = match h.to {
@@ -511,29 +517,43 @@ where
                 _ => return,
             },
             open = outbox.take(&mut out) => {
-                // Whatever tungstenite queued itself (a pong) goes first, whole;
-                // then every message queued since the last write, in one write.
-                let write = async {
-                    ws.flush().await.is_ok()
-                        && AsyncWriteExt::write_all(ws.get_mut(), &out).await.is_ok()
-                        && AsyncWriteExt::flush(ws.get_mut()).await.is_ok()
-                };
+                if !open {
+                    // The server let go of this client (kicked, or the server is
+                    // gone): what it queued last, then the close, in the time a
+                    // handshake gets.
+                    let last = async {
+                        if write_out(&mut ws, &out).await {
+                            let _ = ws.close(None).await;
+                        }
+                    };
+                    let _ = tokio::time::timeout(config.handshake_timeout, last).await;
+                    return;
+                }
+                // The write first: a write the socket takes at once is never lost to a
+                // kick that came meanwhile; one the socket holds up is abandoned when
+                // the server lets go (a client too slow to read).
                 let written = tokio::select! {
-                    ok = write => ok,
-                    // Dropped as too slow while the socket was full.
+                    biased;
+                    ok = write_out(&mut ws, &out) => ok,
                     () = outbox.closed() => false,
                 };
                 if !written {
                     return;
                 }
-                if !open {
-                    // The server let go of this client.
-                    let _ = ws.close(None).await;
-                    return;
-                }
             }
         }
     }
+}
+
+/// Whatever tungstenite queued itself (a pong) first, whole; then `out`, every
+/// message queued since the last write, in one write.
+async fn write_out<S>(ws: &mut WebSocketStream<S>, out: &[u8]) -> bool
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin,
+{
+    ws.flush().await.is_ok()
+        && AsyncWriteExt::write_all(ws.get_mut(), out).await.is_ok()
+        && AsyncWriteExt::flush(ws.get_mut()).await.is_ok()
 }
 
 type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
@@ -620,8 +640,13 @@ impl Client {
     /// in `tokio::select!`.
     pub async fn next_event(&mut self) -> Option<Result<Event, Error>> {
         loop {
-            if let Err(e) = self.flush().await {
-                return Some(Err(e));
+            // Once closed, nothing more is sent (a write to a reset connection fails
+            // every time): what is left is the events, then `None`.
+            if !self.closed {
+                if let Err(e) = self.flush().await {
+                    self.close_session();
+                    return Some(Err(e));
+                }
             }
             if let Some(e) = self.session.poll_event() {
                 return Some(Ok(e));

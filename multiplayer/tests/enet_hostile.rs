@@ -168,3 +168,65 @@ async fn hostile_enet_peers_are_dropped_and_the_others_carry_on() {
         e => panic!("{e:?}"),
     }
 }
+
+/// Godot 3: a peer's broadcast that is not a valid packet is refused before the server
+/// relays it: the other client never sees it, only that its sender left.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_godot3_broadcast_is_checked_before_it_is_relayed() {
+    use godot_bin_multiplayer::Protocol;
+    let config = Config {
+        protocol: Protocol::Godot3,
+        ..Config::default()
+    };
+    let mut server = Server::bind_with("127.0.0.1:0", scene(), config)
+        .await
+        .unwrap();
+    let addr = server.local_addr();
+    let mut good = Client::connect(addr, 4242, scene(), config).await.unwrap();
+    events_until(&mut server, |_| true).await;
+    let (bad, seen) = while_serving(&mut server, move || raw_peer(addr, 777)).await;
+    let mut bad = bad.expect("777 joins");
+    assert_eq!(seen, [Event::PeerConnected(777)]);
+    // From 777 to everyone (0), on Godot 3's channel for calls: not a packet.
+    let garbage = [&777u32.to_le_bytes()[..], &0u32.to_le_bytes(), &[0xFF; 3]].concat();
+    let sent = tokio::task::spawn_blocking(move || {
+        bad.peer_mut(renet::PeerID(0))
+            .send(1, &Packet::reliable(&garbage[..]))
+            .unwrap();
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(5) {
+            if let Ok(Some(renet::Event::Disconnect { .. })) = bad.service() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        false
+    });
+    let seen = events_until(&mut server, |e| *e == Event::PeerDisconnected(777)).await;
+    assert!(
+        matches!(&seen[0], Event::Refused { peer: 777, .. }),
+        "{seen:?}"
+    );
+    assert!(sent.await.unwrap(), "777 was not disconnected");
+    server
+        .rpc(Target::Peer(4242), "Game", "hello", &("after",))
+        .unwrap();
+    let mut heard = Vec::new();
+    loop {
+        let e = tokio::time::timeout(Duration::from_secs(10), good.next_event())
+            .await
+            .unwrap()
+            .unwrap()
+            .unwrap();
+        let last = matches!(&e, Event::Call(_));
+        heard.push(e);
+        if last {
+            break;
+        }
+    }
+    assert!(
+        !heard.iter().any(|e| matches!(e, Event::Dropped { .. })),
+        "{heard:?}"
+    );
+    assert!(heard.contains(&Event::PeerDisconnected(777)), "{heard:?}");
+}

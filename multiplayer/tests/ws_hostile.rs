@@ -245,3 +245,159 @@ async fn a_client_that_stops_reading_is_dropped_and_closed() {
     .unwrap();
     assert_eq!(call.args::<(String,)>().unwrap().0, "still here");
 }
+
+/// The events of `client` until it ends (`None`), each within 10 s.
+async fn client_events(client: &mut Client) -> Vec<Result<Event, String>> {
+    let mut seen = Vec::new();
+    while let Some(e) = tokio::time::timeout(Duration::from_secs(10), client.next_event())
+        .await
+        .unwrap_or_else(|_| panic!("no end; saw {seen:?}"))
+    {
+        seen.push(e.map_err(|e| e.to_string()));
+        assert!(seen.len() < 20, "{seen:?}");
+    }
+    seen
+}
+
+/// A call queued for a client and then a kick: the client gets the call, then the
+/// close, then its events end (no error, though it answered the node's path as the
+/// server closed); and so on every try, on a runtime whose tasks run in parallel.
+/// Dropping the server closes its clients the same way.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_kicked_client_gets_what_was_queued_then_the_close() {
+    for _ in 0..20 {
+        let mut server = Server::bind("127.0.0.1:0", scene()).await.unwrap();
+        let url = format!("ws://127.0.0.1:{}", server.local_addr().port());
+        let mut client = Client::connect(&url, scene()).await.unwrap();
+        let Event::PeerConnected(id) = events_until(&mut server, |_| true).await[0] else {
+            panic!()
+        };
+        server
+            .rpc(Target::Peer(id), "Game", "hello", &("you are kicked",))
+            .unwrap();
+        server.kick(id);
+        let seen = client_events(&mut client).await;
+        assert!(
+            matches!(&seen[..], [Ok(Event::PeerConnected(1)), Ok(Event::Call(c)), Ok(Event::PeerDisconnected(1))]
+                if c.args::<(String,)>().unwrap().0 == "you are kicked"),
+            "{seen:?}"
+        );
+        let mut client = Client::connect(&url, scene()).await.unwrap();
+        events_until(&mut server, |e| matches!(e, Event::PeerConnected(_))).await;
+        drop(server);
+        let seen = client_events(&mut client).await;
+        assert_eq!(
+            seen,
+            [Ok(Event::PeerConnected(1)), Ok(Event::PeerDisconnected(1))]
+        );
+    }
+}
+
+/// This process's resident memory, in bytes.
+#[cfg(target_os = "linux")]
+fn rss() -> usize {
+    let statm = std::fs::read_to_string("/proc/self/statm").unwrap();
+    let pages: usize = statm.split_whitespace().nth(1).unwrap().parse().unwrap();
+    pages * 4096
+}
+
+/// A client that sends pings and reads nothing: the pongs wait behind its full
+/// socket, and the server keeps a few of them, not all (64 MB of pings here).
+#[cfg(target_os = "linux")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_flooding_pings_that_reads_nothing_costs_the_server_little() {
+    let mut server = Server::bind("127.0.0.1:0", scene()).await.unwrap();
+    let url = format!("ws://127.0.0.1:{}", server.local_addr().port());
+    let (ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    events_until(&mut server, |_| true).await;
+    let serving = tokio::spawn(async move { while server.next_event().await.is_some() {} });
+    // The writing half only: what the server sends is never read.
+    let (mut sink, _unread) = ws.split();
+    let before = rss();
+    let flood = async {
+        let mut sent = 0usize;
+        while sent < 64 << 20 {
+            let pings = (0..64).map(|_| Ok(Message::Ping(vec![0xAB; 125].into())));
+            if sink
+                .send_all(&mut futures_util::stream::iter(pings))
+                .await
+                .is_err()
+            {
+                break;
+            }
+            sent += 64 * 131;
+        }
+        sent
+    };
+    let sent = tokio::time::timeout(Duration::from_secs(60), flood)
+        .await
+        .expect("the flood took over 60 s");
+    let grown = rss().saturating_sub(before);
+    // The sockets' buffers hold a few MB; the rest must not be kept.
+    assert!(
+        grown < 24 << 20,
+        "{grown} bytes more memory after {sent} bytes of pings"
+    );
+    serving.abort();
+}
+
+/// Godot 3: a client's broadcast that is not a valid packet is refused before the
+/// server relays it: the other client never sees it, only that its sender left.
+#[tokio::test]
+async fn a_godot3_broadcast_is_checked_before_it_is_relayed() {
+    use godot_bin_multiplayer::godot3::{WsHeader, WsKind};
+    use godot_bin_multiplayer::ws::Config;
+    use godot_bin_multiplayer::Protocol;
+    let config = Config {
+        protocol: Protocol::Godot3,
+        ..Config::default()
+    };
+    let mut server = Server::bind_with("127.0.0.1:0", scene(), config)
+        .await
+        .unwrap();
+    let url = format!("ws://127.0.0.1:{}", server.local_addr().port());
+    let mut good = Client::connect_with(&url, scene(), Protocol::Godot3)
+        .await
+        .unwrap();
+    events_until(&mut server, |_| true).await;
+    let (mut bad, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    let Event::PeerConnected(bad_id) = events_until(&mut server, |_| true).await[0] else {
+        panic!()
+    };
+    let garbage = WsHeader {
+        kind: WsKind::Payload,
+        from: bad_id,
+        to: 0,
+    }
+    .wrap(&[0xFF, 0xFF, 0xFF]);
+    bad.send(Message::binary(garbage)).await.unwrap();
+    let seen = events_until(&mut server, |e| *e == Event::PeerDisconnected(bad_id)).await;
+    assert!(
+        matches!(&seen[0], Event::Refused { peer, .. } if *peer == bad_id),
+        "{seen:?}"
+    );
+    server
+        .rpc(Target::Peer(good.id()), "Game", "hello", &("after",))
+        .unwrap();
+    let mut heard = Vec::new();
+    loop {
+        let e = tokio::time::timeout(Duration::from_secs(10), good.next_event())
+            .await
+            .unwrap()
+            .unwrap()
+            .unwrap();
+        let last = matches!(&e, Event::Call(_));
+        heard.push(e);
+        if last {
+            break;
+        }
+    }
+    assert!(
+        !heard.iter().any(|e| matches!(e, Event::Dropped { .. })),
+        "{heard:?}"
+    );
+    assert!(
+        heard.contains(&Event::PeerDisconnected(bad_id)),
+        "{heard:?}"
+    );
+}
