@@ -232,3 +232,81 @@ fn example_projects_read() {
         assert_eq!(again, file, "{path}");
     }
 }
+
+/// A text that starts with a byte order mark fails where the same text without it
+/// fails, three bytes on (offsets count in the caller's text), at the same line and
+/// column.
+#[test]
+fn errors_after_a_byte_order_mark_count_it() {
+    for t in ["k=@", "k=[1,", "[s]\nk=(", "a=1\nb=Vector2(1,"] {
+        for dialect in [Dialect::Godot3, Dialect::Godot4] {
+            let plain = ConfigFile::parse(t, dialect).unwrap_err();
+            let marked = ConfigFile::parse(&format!("\u{feff}{t}"), dialect).unwrap_err();
+            assert_eq!(marked.offset(), plain.offset().map(|o| o + 3), "{t:?}");
+            assert_eq!(marked.kind().to_string(), plain.kind().to_string(), "{t:?}");
+        }
+    }
+}
+
+/// Text that sets and erases (`null`) keys in any order reads as the same calls of
+/// `set_value` leave the file: the same sections and keys in the same order (a key
+/// set again keeps its place, one erased and set again goes last, a section left
+/// empty goes, a new `""` section goes first), many erasures included.
+#[test]
+fn reading_sets_and_erasures_keeps_the_order_set_value_keeps() {
+    use quickcheck::{QuickCheck, TestResult};
+    fn prop(ops: Vec<(u8, u8, Option<i8>)>) -> TestResult {
+        let mut text = String::from("top=1\n");
+        let mut by_calls = ConfigFile::new();
+        by_calls.set_value("", "top", 1);
+        for (section, key, value) in ops {
+            let section = ["", "a", "b", "c"][usize::from(section % 4)];
+            let key = format!("k{}", key % 6);
+            let value = value.map_or(Variant::Nil, |v| Variant::Int(v.into()));
+            // Keys before any header go to section "": only the first lines can.
+            if !section.is_empty() || !text.contains('[') {
+                if !section.is_empty() {
+                    text += &format!("[{section}]\n");
+                }
+                text += &format!("{key}={}\n", value.display(Dialect::Godot4));
+                by_calls.set_value(section, &key, value);
+            }
+        }
+        let read = ConfigFile::parse(&text, Dialect::Godot4).unwrap();
+        let listed = |f: &ConfigFile| -> Vec<(String, Vec<(String, Variant)>)> {
+            f.sections()
+                .map(|s| {
+                    let keys = f
+                        .section(s)
+                        .map(|(k, v)| (k.to_owned(), v.clone()))
+                        .collect();
+                    (s.to_owned(), keys)
+                })
+                .collect()
+        };
+        if listed(&read) == listed(&by_calls) {
+            TestResult::passed()
+        } else {
+            TestResult::error(format!(
+                "{text}\nread {:?}\ncalls {:?}",
+                listed(&read),
+                listed(&by_calls)
+            ))
+        }
+    }
+    QuickCheck::new()
+        .tests(2000)
+        .quickcheck(prop as fn(Vec<(u8, u8, Option<i8>)>) -> TestResult);
+    // Many keys, then all erased, then some set again: the last ones set, in order.
+    let mut text = String::from("[s]\n");
+    for i in 0..20_000 {
+        text += &format!("k{i}={i}\n");
+    }
+    for i in 0..20_000 {
+        text += &format!("k{i}=null\n");
+    }
+    text += "k7=7\nk3=3\n";
+    let read = ConfigFile::parse(&text, Dialect::Godot4).unwrap();
+    let keys: Vec<&str> = read.section("s").map(|(k, _)| k).collect();
+    assert_eq!(keys, ["k7", "k3"]);
+}

@@ -149,3 +149,65 @@ fn godot_3_6_str2var_corpus() {
 fn godot_4_6_str_to_var_corpus() {
     check("godot4", Dialect::Godot4);
 }
+
+/// An Object's property named twice keeps its first place and takes the last value,
+/// among many (the names are looked up, not scanned for).
+#[test]
+fn an_object_property_named_again_keeps_its_place() {
+    let mut t = String::from("Object(Node,");
+    for i in 0..20_000 {
+        t += &format!("\"p{i}\":{i},");
+    }
+    t += "\"p1\":\"again\",\"p0\":true,\"last\":null)";
+    let Variant::Object(o) = t.parse::<Variant>().unwrap() else {
+        panic!()
+    };
+    assert_eq!(o.class, "Node");
+    assert_eq!(o.properties.len(), 20_001);
+    assert_eq!(o.properties[0], ("p0".to_string(), Variant::Bool(true)));
+    assert_eq!(o.properties[1], ("p1".to_string(), Variant::from("again")));
+    assert_eq!(o.properties[2], ("p2".to_string(), Variant::Int(2)));
+    assert_eq!(o.properties[20_000], ("last".to_string(), Variant::Nil));
+}
+
+/// Text nested just inside the depth limit, in every kind of container, is read (to
+/// its end, where it is cut short) on a thread with the default 2 MiB stack, in an
+/// unoptimised build too; nested past the limit, it is refused.
+#[test]
+fn deep_text_stays_within_a_small_stack() {
+    let openers = [
+        "[",
+        "{1:",
+        "Array[Array]([",
+        "Dictionary[int,int]({1:",
+        "Object(A,\"a\":",
+        "[Vector2(1,2),",
+    ];
+    std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || {
+            for opener in openers {
+                for (levels, limit) in [(godot_bin::DEFAULT_MAX_DEPTH - 1, false), (200, true)] {
+                    let t = opener.repeat(levels);
+                    let err = t.parse::<Variant>().unwrap_err().to_string();
+                    assert_eq!(
+                        err.contains("nested deeper"),
+                        limit,
+                        "{opener} x {levels}: {err}"
+                    );
+                    let cfg = format!("k={t}");
+                    let err = text::config_file::ConfigFile::parse(&cfg, Dialect::Godot4)
+                        .unwrap_err()
+                        .to_string();
+                    assert_eq!(
+                        err.contains("nested deeper"),
+                        limit,
+                        "{opener} x {levels}: {err}"
+                    );
+                }
+            }
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}

@@ -61,54 +61,10 @@ impl ConfigFile {
     /// Reads more `text` into this file, as the engine's `parse` does into a
     /// ConfigFile that already holds values.
     pub fn merge(&mut self, text: &str, dialect: Dialect) -> Result<()> {
-        // A byte order mark is not text (the engine's strings drop it).
-        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let mut p = Parser::new(text, dialect, DEFAULT_MAX_DEPTH);
-        let g4 = dialect == Dialect::Godot4;
-        let mut section = String::new();
-        'entries: loop {
-            let mut key = String::new();
-            loop {
-                p.lex.start = p.lex.pos;
-                // The engine's reader ends at a NUL as at the end of the text.
-                let Some(c) = p.lex.bump().filter(|c| *c != '\0') else {
-                    return Ok(());
-                };
-                match c {
-                    ';' => {
-                        while let Some(c) = p.lex.bump() {
-                            if c == '\n' {
-                                break;
-                            }
-                        }
-                    }
-                    '[' if key.is_empty() => {
-                        let name = section_name(&mut p, g4).map_err(|f| syntax(text, f))?;
-                        if !name.is_empty() {
-                            section = name;
-                        }
-                        continue 'entries;
-                    }
-                    '"' => {
-                        p.lex.pos = p.lex.start;
-                        match p.lex.next().map_err(|f| syntax(text, f))? {
-                            Tok::Str(s) => key = s,
-                            _ => unreachable!("a string token starts with '\"'"),
-                        }
-                    }
-                    '=' => {
-                        let tok = p.lex.next().map_err(|f| syntax(text, f))?;
-                        let value = p.value(tok).map_err(|f| syntax(text, f))?;
-                        if !key.is_empty() {
-                            self.set_value(&section, &key, value);
-                        }
-                        continue 'entries;
-                    }
-                    c if (c as u32) > 32 => key.push(c),
-                    _ => {}
-                }
-            }
-        }
+        let mut into = Merging::new(std::mem::take(&mut self.sections));
+        let read = read(text, dialect, &mut into);
+        self.sections = into.finish();
+        read
     }
 
     /// The value of `key` in `section`.
@@ -230,6 +186,147 @@ impl ConfigFile {
             }
         }
         Ok(file)
+    }
+}
+
+/// Reads ConfigFile `text` into `into`, as `ConfigFile.parse` does.
+fn read(text: &str, dialect: Dialect, into: &mut Merging) -> Result<()> {
+    // A byte order mark is not text (the engine's strings drop it); offsets still
+    // count in the caller's text.
+    let whole = text.len();
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let bom = whole - text.len();
+    let mut p = Parser::new(text, dialect, DEFAULT_MAX_DEPTH);
+    let g4 = dialect == Dialect::Godot4;
+    let mut section = String::new();
+    'entries: loop {
+        let mut key = String::new();
+        loop {
+            p.lex.start = p.lex.pos;
+            // The engine's reader ends at a NUL as at the end of the text.
+            let Some(c) = p.lex.bump().filter(|c| *c != '\0') else {
+                return Ok(());
+            };
+            match c {
+                ';' => {
+                    while let Some(c) = p.lex.bump() {
+                        if c == '\n' {
+                            break;
+                        }
+                    }
+                }
+                '[' if key.is_empty() => {
+                    let name =
+                        section_name(&mut p, g4).map_err(|f| syntax(text, f).shifted(bom))?;
+                    if !name.is_empty() {
+                        section = name;
+                    }
+                    continue 'entries;
+                }
+                '"' => {
+                    p.lex.pos = p.lex.start;
+                    match p.lex.next().map_err(|f| syntax(text, f).shifted(bom))? {
+                        Tok::Str(s) => key = s,
+                        _ => unreachable!("a string token starts with '\"'"),
+                    }
+                }
+                '=' => {
+                    let tok = p.lex.next().map_err(|f| syntax(text, f).shifted(bom))?;
+                    let value = p.value(tok).map_err(|f| syntax(text, f).shifted(bom))?;
+                    if !key.is_empty() {
+                        into.set(&section, &key, value);
+                    }
+                    continue 'entries;
+                }
+                c if (c as u32) > 32 => key.push(c),
+                _ => {}
+            }
+        }
+    }
+}
+
+/// A section or value with its place in the order.
+type Placed<T> = (i64, T);
+
+/// A [`ConfigFile`]'s sections while text is read into them: each section and key
+/// with its place in the order, so that one set to `null` goes at once
+/// (`swap_remove`), not by moving every one after it (hostile text full of erasures
+/// would take quadratic time), and the order is put back once, at the end.
+struct Merging {
+    sections: IndexMap<String, Placed<IndexMap<String, Placed<Variant>>>>,
+    /// The place of the last entry made.
+    last: i64,
+    /// The place before every section (a new `""` section goes first).
+    first: i64,
+}
+
+impl Merging {
+    fn new(sections: IndexMap<String, IndexMap<String, Variant>>) -> Self {
+        let mut last = 0;
+        let mut place = || {
+            last += 1;
+            last
+        };
+        let sections = sections
+            .into_iter()
+            .map(|(name, keys)| {
+                let at = place();
+                let keys = keys.into_iter().map(|(k, v)| (k, (place(), v))).collect();
+                (name, (at, keys))
+            })
+            .collect();
+        Merging {
+            sections,
+            last,
+            first: 0,
+        }
+    }
+
+    /// [`ConfigFile::set_value`]'s rules: `null` erases the key (and the section
+    /// left empty); a new `""` section goes first; a key set again keeps its place.
+    fn set(&mut self, section: &str, key: &str, value: Variant) {
+        if value.is_nil() {
+            if let Some((_, keys)) = self.sections.get_mut(section) {
+                keys.swap_remove(key);
+                if keys.is_empty() {
+                    self.sections.swap_remove(section);
+                }
+            }
+            return;
+        }
+        if !self.sections.contains_key(section) {
+            let at = if section.is_empty() {
+                self.first -= 1;
+                self.first
+            } else {
+                self.last += 1;
+                self.last
+            };
+            self.sections
+                .insert(section.to_owned(), (at, IndexMap::new()));
+        }
+        let Some((_, keys)) = self.sections.get_mut(section) else {
+            return;
+        };
+        match keys.get_mut(key) {
+            Some(entry) => entry.1 = value,
+            None => {
+                self.last += 1;
+                keys.insert(key.to_owned(), (self.last, value));
+            }
+        }
+    }
+
+    /// The sections and keys in their order.
+    fn finish(mut self) -> IndexMap<String, IndexMap<String, Variant>> {
+        self.sections.sort_unstable_by(|_, a, _, b| a.0.cmp(&b.0));
+        self.sections
+            .into_iter()
+            .map(|(name, (_, mut keys))| {
+                keys.sort_unstable_by(|_, a, _, b| a.0.cmp(&b.0));
+                (name, keys.into_iter().map(|(k, (_, v))| (k, v)).collect())
+            })
+            .collect()
     }
 }
 

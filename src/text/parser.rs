@@ -2,6 +2,8 @@
 //! and error messages. Resources are never loaded nor objects instantiated: they
 //! become inert values ([`ResourceRef`], [`Object`]).
 
+use std::collections::hash_map::{Entry, HashMap};
+
 use super::lexer::{Fail, Lexer, Res, Tok};
 use crate::types::*;
 use crate::value::TypedDictionary;
@@ -51,7 +53,16 @@ impl<'a> Parser<'a> {
             Tok::Str(s) => Variant::String(s),
             Tok::StringName(s) => Variant::StringName(StringName(s)),
             Tok::Color(c) => Variant::Color(c),
-            Tok::Ident(id) => self.identifier(id)?,
+            // The constructors that hold values, here; the others apart, so that
+            // each level of nesting costs only this small frame (unoptimised, one
+            // with room for every constructor would take a thread's stack at a
+            // fraction of the depth limit).
+            Tok::Ident(id) => match id.as_str() {
+                "Object" => self.object()?,
+                "Array" if !self.g3() => self.typed_array()?,
+                "Dictionary" if !self.g3() => self.typed_dictionary()?,
+                _ => self.identifier(id)?,
+            },
             other if self.g3() => {
                 return self.fail(format!("Expected value, got {}.", other.name()))
             }
@@ -131,6 +142,8 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// A constructor (or keyword) whose arguments are numbers or strings.
+    #[inline(never)]
     fn identifier(&mut self, id: String) -> Res<Variant> {
         let g3 = self.g3();
         let real = |v: f64| Variant::Float(v);
@@ -211,7 +224,6 @@ impl<'a> Parser<'a> {
                 self.expect(Tok::ParenClose, "Expected ')'")?;
                 v
             }
-            "Object" => self.object()?,
             "Resource" | "ExtResource" | "SubResource" => self.resource(id)?,
             "PoolByteArray" | "ByteArray" | "PackedByteArray" => {
                 if !g3 {
@@ -344,8 +356,6 @@ impl<'a> Parser<'a> {
                         .collect(),
                 ))
             }
-            "Array" => self.typed_array()?,
-            "Dictionary" => self.typed_dictionary()?,
             _ => return self.fail(format!("Unexpected identifier '{id}'")),
         })
     }
@@ -484,6 +494,9 @@ impl<'a> Parser<'a> {
         };
         self.expect(Tok::Comma, "Expected ',' after object type")?;
         let mut properties: Vec<(String, Variant)> = Vec::new();
+        // Where each name is in `properties`: a repeated one sets the first (as the
+        // engine's `set` does), found without a scan of those before it.
+        let mut index: HashMap<String, usize> = HashMap::new();
         let mut need_comma = false;
         loop {
             if self.lex.at_end() {
@@ -510,9 +523,12 @@ impl<'a> Parser<'a> {
             self.expect(Tok::Colon, "Expected ':'")?;
             let tok = self.lex.next()?;
             let value = self.nested(|p| p.value(tok))?;
-            match properties.iter_mut().find(|(n, _)| *n == name) {
-                Some(p) => p.1 = value,
-                None => properties.push((name, value)),
+            match index.entry(name) {
+                Entry::Occupied(at) => properties[*at.get()].1 = value,
+                Entry::Vacant(at) => {
+                    properties.push((at.key().clone(), value));
+                    at.insert(properties.len() - 1);
+                }
             }
             need_comma = true;
         }
