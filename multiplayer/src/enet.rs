@@ -79,6 +79,19 @@ pub struct Config {
     pub queue: usize,
     /// Time a client waits for the server to accept it.
     pub connect_timeout: Duration,
+    /// The largest packet a peer may send (ENet's maximum packet size, by default
+    /// ENet's own 32 MiB). A peer that sends a larger one is not heard: ENet drops
+    /// its fragments unacknowledged, and the peer times out.
+    pub max_packet: usize,
+    /// How much of one peer's packets ENet holds while it puts them back together or
+    /// waits for one before them (ENet's maximum waiting data, 32 MiB in ENet): a
+    /// peer's next packet is taken only below this, so it holds less than this plus
+    /// `max_packet`. ENet allocates a packet's whole length when its first fragment
+    /// arrives; 1 MiB keeps a peer that starts packets and never finishes them to
+    /// about that much of the server's memory, and holds up an honest peer's second
+    /// large packet (its ENet sends it again) until the first is through. ENet
+    /// refuses 0 for either (`Error::Host`).
+    pub max_waiting: usize,
 }
 
 impl Default for Config {
@@ -88,6 +101,8 @@ impl Default for Config {
             max_clients: 4095,
             queue: 4096,
             connect_timeout: Duration::from_secs(10),
+            max_packet: 32 << 20,
+            max_waiting: 1 << 20,
         }
     }
 }
@@ -95,14 +110,23 @@ impl Default for Config {
 /// The ENet crate underneath, for [`Guarded`]'s `Socket` trait.
 pub use rusty_enet;
 
-/// A `rusty_enet` socket that drops datagrams shorter than the ENet header they
-/// announce (2 bytes, 4 with the sent-time flag, bit 15), which no ENet peer sends.
+/// A `rusty_enet` socket that drops datagrams no ENet peer sends, which would cost
+/// the host more than their size: the servers and clients here use it (with
+/// [`DecodeOnly`], which screens range-coded datagrams the same way); wrap your own
+/// sockets in it too. It reads datagrams as a host without a checksum does (ENet's
+/// default and Godot's): with one, the commands start 4 bytes further on.
 ///
-/// rusty_enet 0.4.1 takes such a datagram, when it is also flagged range-coded (bit
-/// 14), to hold `len - header` bytes, wrapped around, and reads far past it: undefined
-/// behaviour a stranger's datagram could trigger (found by the `enet` fuzz target;
-/// C ENet computes the same length). The servers and clients here use it; wrap your
-/// own sockets in it too.
+/// - Shorter than the ENet header they announce (2 bytes, 4 with the sent-time flag,
+///   bit 15). rusty_enet 0.4.1 takes such a datagram, when it is also flagged
+///   range-coded (bit 14), to hold `len - header` bytes, wrapped around, and reads far
+///   past it: undefined behaviour a stranger's datagram could trigger (found by the
+///   `enet` fuzz target; C ENet computes the same length).
+/// - With a fragment that announces more fragments than an ENet sender cuts its
+///   packet into (one per 544 bytes announced: its MTU, 576 bytes at least, less 32
+///   of headers and checksum). ENet zeroes a bitmap of a bit per
+///   fragment when a packet's first one arrives: a 60-byte datagram announcing a
+///   million fragments of a byte would make the host hold 128 KiB, and a peer could
+///   send 32 of them before ENet's limit on waiting data stops it.
 #[derive(Debug)]
 pub struct Guarded<S>(pub S);
 
@@ -124,22 +148,75 @@ impl<S: enet::Socket> enet::Socket for Guarded<S> {
     ) -> Result<Option<(S::Address, enet::PacketReceived)>, S::Error> {
         loop {
             match self.0.receive(buffer)? {
-                Some((_, enet::PacketReceived::Complete(n))) if !well_formed(&buffer[..n]) => {}
+                Some((_, enet::PacketReceived::Complete(n))) if !admitted(&buffer[..n]) => {}
                 other => return Ok(other),
             }
         }
     }
 }
 
-/// Whether an ENet datagram is at least as long as the header it announces.
-fn well_formed(datagram: &[u8]) -> bool {
+/// Whether an ENet datagram is at least as long as the header it announces, and its
+/// fragments, unless range-coded (which [`DecodeOnly`] screens), are plausible.
+fn admitted(datagram: &[u8]) -> bool {
     match datagram {
         [hi, _, ..] => {
             let header = if hi & 0x80 != 0 { 4 } else { 2 };
-            datagram.len() >= header
+            match datagram.get(header..) {
+                None => false,
+                Some(_) if hi & 0x40 != 0 => true,
+                Some(commands) => plausible_fragments(commands),
+            }
         }
         _ => true,
     }
+}
+
+/// The fewest bytes an ENet sender puts in a fragment that is not a packet's last:
+/// the smallest MTU (576) less the datagram header (4), the fragment command (24)
+/// and a checksum (4).
+const MIN_FRAGMENT: u32 = 576 - 4 - 24 - 4;
+
+/// Whether each fragment command among an ENet datagram's `commands` (what follows
+/// its header, uncompressed) announces at most as many fragments as an ENet sender
+/// cuts a packet of the announced length into: one per [`MIN_FRAGMENT`] bytes. The
+/// commands are walked as ENet walks them, up to the first that does not fit.
+fn plausible_fragments(commands: &[u8]) -> bool {
+    let mut rest = commands;
+    while let [command, ..] = *rest {
+        // ENet's command sizes, and where a payload's length is in the command.
+        let (size, payload_at) = match command & 0x0F {
+            1 | 4 => (8, None),      // acknowledge, disconnect
+            2 => (48, None),         // connect
+            3 => (44, None),         // verify connect
+            5 => (4, None),          // ping
+            6 => (6, Some(4)),       // reliable
+            7 | 9 => (8, Some(6)),   // unreliable, unsequenced
+            8 | 12 => (24, Some(6)), // fragment, unreliable fragment
+            10 => (12, None),        // bandwidth limit
+            11 => (16, None),        // throttle configure
+            _ => return true,        // ENet stops here
+        };
+        let Some(fixed) = rest.get(..size) else {
+            return true;
+        };
+        if size == 24 {
+            let word = |at: usize| {
+                u32::from_be_bytes([fixed[at], fixed[at + 1], fixed[at + 2], fixed[at + 3]])
+            };
+            let (count, total) = (word(8), word(16));
+            if count > total.div_ceil(MIN_FRAGMENT) {
+                return false;
+            }
+        }
+        let payload = payload_at.map_or(0, |at| {
+            usize::from(u16::from_be_bytes([fixed[at], fixed[at + 1]]))
+        });
+        match rest.get(size + payload..) {
+            Some(next) => rest = next,
+            None => return true,
+        }
+    }
+    true
 }
 
 /// What the host thread reports.
@@ -172,8 +249,14 @@ impl enet::Compressor for DecodeOnly {
         0
     }
 
+    /// The commands, or 0 (ENet drops the datagram) when one of their fragments is
+    /// not plausible (see [`Guarded`]).
     fn decompress(&mut self, in_data: &[u8], out: &mut [u8]) -> usize {
-        self.0.decompress(in_data, out)
+        let n = self.0.decompress(in_data, out);
+        match out.get(..n) {
+            Some(commands) if plausible_fragments(commands) => n,
+            _ => 0,
+        }
     }
 }
 
@@ -199,7 +282,7 @@ impl Host {
     fn start(
         socket: UdpSocket,
         peers: usize,
-        queue: usize,
+        config: &Config,
         connect: Option<(SocketAddr, usize, u32)>,
     ) -> Result<Host, Error> {
         let addr = socket.local_addr()?;
@@ -209,13 +292,18 @@ impl Host {
             compressor: Some(Box::new(DecodeOnly::default())),
             ..Default::default()
         };
-        let mut host = enet::Host::new(Guarded(socket), settings)
-            .map_err(|e| Error::Host(format!("{e:?}")))?;
-        if let Some((to, channels, data)) = connect {
-            host.connect(to, channels, data)
-                .map_err(|e| Error::Host(format!("{e:?}")))?;
+        fn host_error(e: impl std::fmt::Debug) -> Error {
+            Error::Host(format!("{e:?}"))
         }
-        let (mail, thread_end) = mailbox::pair(queue.max(16));
+        let mut host = enet::Host::new(Guarded(socket), settings).map_err(host_error)?;
+        host.set_maximum_packet_size(config.max_packet)
+            .map_err(host_error)?;
+        host.set_maximum_waiting_data(config.max_waiting)
+            .map_err(host_error)?;
+        if let Some((to, channels, data)) = connect {
+            host.connect(to, channels, data).map_err(host_error)?;
+        }
+        let (mail, thread_end) = mailbox::pair(config.queue.max(16));
         let thread = std::thread::Builder::new()
             .name("godot-bin-enet".into())
             .spawn(move || run(host, thread_end))?;
@@ -386,7 +474,7 @@ impl Server {
         config: Config,
     ) -> Result<Server, Error> {
         let socket = bind(addr)?;
-        let host = Host::start(socket, config.max_clients, config.queue, None)?;
+        let host = Host::start(socket, config.max_clients, &config, None)?;
         Ok(Server {
             session: Session::server(scene).protocol(config.protocol),
             config,
@@ -672,7 +760,7 @@ impl Client {
             Protocol::Godot3 => 3,
         };
         let socket = bind(local)?;
-        let mut host = Host::start(socket, 1, config.queue, Some((addr, channels, id as u32)))?;
+        let mut host = Host::start(socket, 1, &config, Some((addr, channels, id as u32)))?;
         let connected = tokio::time::timeout(config.connect_timeout, async {
             loop {
                 match host.mail.recv().await {
@@ -810,5 +898,103 @@ impl Client {
         })
         .await;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fragment command: `count` fragments of a `total`-byte packet, with `data`.
+    fn fragment(command: u8, count: u32, total: u32, data: &[u8]) -> Vec<u8> {
+        let mut c = vec![command, 0, 0, 1, 0, 1];
+        c.extend((data.len() as u16).to_be_bytes());
+        c.extend(count.to_be_bytes());
+        c.extend(0u32.to_be_bytes());
+        c.extend(total.to_be_bytes());
+        c.extend(0u32.to_be_bytes());
+        c.extend(data);
+        c
+    }
+
+    #[test]
+    fn fragments_as_finely_cut_as_an_enet_sender_cuts_them_pass() {
+        for command in [0x88, 0x0C] {
+            for total in [1u32, 543, 544, 545, 1088, 1089, 50_000, 1 << 20, 32 << 20] {
+                let most = total.div_ceil(MIN_FRAGMENT);
+                assert!(plausible_fragments(&fragment(command, most, total, b"x")));
+                assert!(!plausible_fragments(&fragment(
+                    command,
+                    most + 1,
+                    total,
+                    b"x"
+                )));
+            }
+            // What a host with the smallest MTU sends: 544-byte fragments.
+            assert!(plausible_fragments(&fragment(command, 2, 1088, &[7; 544])));
+        }
+    }
+
+    #[test]
+    fn every_command_is_walked_as_enet_walks_them() {
+        let forged = fragment(0x88, 1 << 20, 1 << 20, b"x");
+        let mut ahead = Vec::new();
+        ahead.extend([0x81, 0, 0, 0, 0, 0, 0, 0]); // acknowledge
+        ahead.extend([0x85, 0xFF, 0, 2]); // ping
+        ahead.extend([0x86, 0, 0, 3, 0, 3, 1, 2, 3]); // reliable, 3 bytes
+        ahead.extend([0x07, 1, 0, 0, 0, 9, 0, 1, 4]); // unreliable, 1 byte
+        ahead.extend([0x09, 1, 0, 0, 0, 9, 0, 0]); // unsequenced, empty
+        ahead.extend([0x8A, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0]); // bandwidth limit
+        ahead.extend([0x8B, 0, 0, 5].iter().chain(&[0; 12])); // throttle configure
+        assert!(plausible_fragments(&ahead));
+        assert!(!plausible_fragments(
+            &[ahead.clone(), forged.clone()].concat()
+        ));
+        // ENet stops at an unknown command and at one cut short, and reads nothing
+        // after them.
+        for stop in [
+            &[0x0D, 0, 0, 0][..],
+            &[0x0F, 0, 0, 0],
+            &[0x86, 0, 0, 3, 0, 200, 1],
+        ] {
+            let datagram = [ahead.clone(), stop.to_vec(), forged.clone()].concat();
+            assert!(plausible_fragments(&datagram), "{stop:?}");
+        }
+        assert!(plausible_fragments(&forged[..23]));
+        assert!(plausible_fragments(&[]));
+    }
+
+    #[test]
+    fn datagrams_are_screened_by_their_header() {
+        let forged = fragment(0x88, 1 << 20, 1 << 20, b"x");
+        let honest = fragment(0x88, 2, 1088, b"x");
+        for header in [&[0x00, 0x01][..], &[0x80, 0x01, 0x12, 0x34]] {
+            assert!(admitted(&[header, &honest].concat()));
+            assert!(!admitted(&[header, &forged].concat()));
+            // Range-coded: `DecodeOnly` reads the commands.
+            let mut coded = header.to_vec();
+            coded[0] |= 0x40;
+            assert!(admitted(&[&coded, &forged[..]].concat()));
+        }
+        assert!(!admitted(&[0x80, 0x01, 0x12]));
+        assert!(admitted(&[0x00]));
+    }
+
+    #[test]
+    fn decode_only_drops_range_coded_forged_fragments() {
+        let mut coder = enet::RangeCoder::new();
+        let mut out = vec![0u8; enet::MTU_MAX];
+        for (commands, plausible) in [
+            (fragment(0x88, 2, 1088, b"xyz"), true),
+            (fragment(0x88, 1 << 20, 1 << 20, b"x"), false),
+        ] {
+            let mut coded = vec![0u8; enet::MTU_MAX];
+            let n =
+                enet::Compressor::compress(&mut coder, &[&commands], commands.len(), &mut coded);
+            assert!(n > 0);
+            let got =
+                enet::Compressor::decompress(&mut DecodeOnly::default(), &coded[..n], &mut out);
+            assert_eq!(got, if plausible { commands.len() } else { 0 });
+        }
     }
 }

@@ -230,3 +230,26 @@ async fn a_godot3_broadcast_is_checked_before_it_is_relayed() {
     );
     assert!(heard.contains(&Event::PeerDisconnected(777)), "{heard:?}");
 }
+
+/// Limits ENet cannot take are refused, not changed.
+#[tokio::test]
+async fn zero_packet_limits_are_refused() {
+    for config in [
+        Config {
+            max_packet: 0,
+            ..Config::default()
+        },
+        Config {
+            max_waiting: 0,
+            ..Config::default()
+        },
+    ] {
+        match Server::bind_with("127.0.0.1:0", scene(), config).await {
+            Err(godot_bin_multiplayer::enet::Error::Host(e)) => {
+                assert!(e.contains("maximum_"), "{e}")
+            }
+            Err(e) => panic!("{e}"),
+            Ok(_) => panic!("{config:?} was taken"),
+        }
+    }
+}

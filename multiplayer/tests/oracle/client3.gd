@@ -3,7 +3,8 @@
 # as network_peer (the 9-byte header). It connects to ws://127.0.0.1:$PORT, waits
 # until the server has announced one other client, then greets that client directly
 # and everyone by broadcast (both relayed by the server's transport), calls ping(),
-# one/two/three with fixed and seeded random arguments ($SEED; the first calls go by
+# one/two/three with fixed and seeded random arguments (on ENet, one() with 50,000
+# bytes too, which ENet sends in fragments) ($SEED; the first calls go by
 # path, later ones by cached id), and done(). Every call made and every call run is
 # printed as a JSON line: {"call", "to", "args": var2bytes of the argument array}
 # and {"ran", "from", "args"}. It quits with 0 once done() came back and the other
@@ -91,6 +92,13 @@ func _idle(_d):
 		send(1, "one", [42])
 		send(1, "two", [true, -300])
 		send(1, "three", [70000, "hé", Vector3(1, 2, 3)])
+		if OS.get_environment("TRANSPORT") == "enet":
+			# Larger than a datagram: ENet sends it in fragments (range-coded), both ways.
+			var big := PoolByteArray()
+			big.resize(50000)
+			for i in big.size():
+				big.set(i, (i * 7) % 256)
+			send(1, "one", [big])
 	elif started:
 		frame += 1
 		if frame <= ROUNDS:

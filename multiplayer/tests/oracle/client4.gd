@@ -3,7 +3,8 @@
 # godot-bin-multiplayer's tests (multiplayer/tests/ws_engines.rs). It connects to
 # 127.0.0.1:$PORT, waits until the server has announced one other client, then:
 # greets that client directly and everyone by broadcast (both through the server's
-# relay), calls ping() and blob() (the count-less forms), one/two/three with fixed and
+# relay), calls ping() and blob() (the count-less forms; on ENet, blob() again with
+# 50,000 bytes, which ENet sends in fragments), one/two/three with fixed and
 # seeded random arguments ($SEED; the first calls go by path, later ones by cached
 # id), and done(). The server calls each method back with the same arguments and
 # done() last. Every call made and every call run is printed as a JSON line:
@@ -95,6 +96,13 @@ func _process(_d):
 		send(1, "one", [42])
 		send(1, "two", [true, -300])
 		send(1, "three", [70000, "hé", Vector3(1, 2, 3)])
+		if OS.get_environment("TRANSPORT") == "enet":
+			# Larger than a datagram: ENet sends it in fragments, both ways.
+			var big := PackedByteArray()
+			big.resize(50000)
+			for i in big.size():
+				big[i] = (i * 7) % 256
+			send(1, "blob", [big])
 	elif started:
 		frame += 1
 		if frame <= ROUNDS:
