@@ -84,13 +84,16 @@ pub struct Config {
     /// its fragments unacknowledged, and the peer times out.
     pub max_packet: usize,
     /// How much of one peer's packets ENet holds while it puts them back together or
-    /// waits for one before them (ENet's maximum waiting data, 32 MiB in ENet): a
-    /// peer's next packet is taken only below this, so it holds less than this plus
-    /// `max_packet`. ENet allocates a packet's whole length when its first fragment
-    /// arrives; 1 MiB keeps a peer that starts packets and never finishes them to
-    /// about that much of the server's memory, and holds up an honest peer's second
-    /// large packet (its ENet sends it again) until the first is through. ENet
-    /// refuses 0 for either (`Error::Host`).
+    /// waits for one before them (ENet's maximum waiting data, by default ENet's own
+    /// 32 MiB): a peer's next packet is taken only below this, so it holds less than
+    /// this plus `max_packet`. ENet allocates a packet's whole length when its first
+    /// fragment arrives, so a peer that starts packets and never finishes them can
+    /// make the server hold about this much (1 MiB: 4.2 MB for four such peers in
+    /// `enet_fragments.rs`, against 17.2 MB at 32 MiB). Lower it with care: ENet
+    /// never gives back the share of an unreliable packet it drops unfinished (one of
+    /// its fragments lost), so on a lossy link a long session fills this up, and the
+    /// peer's packets are then refused until it times out. ENet refuses 0 for
+    /// either limit (`Error::Host`).
     pub max_waiting: usize,
 }
 
@@ -102,7 +105,7 @@ impl Default for Config {
             queue: 4096,
             connect_timeout: Duration::from_secs(10),
             max_packet: 32 << 20,
-            max_waiting: 1 << 20,
+            max_waiting: 32 << 20,
         }
     }
 }

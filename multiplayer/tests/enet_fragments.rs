@@ -160,10 +160,14 @@ async fn forged_fragments_cost_the_server_little() {
     serving.abort();
     let _ = serving.await;
 
-    // Plausible fragments of packets never finished, against the default limit: 512
-    // packets of 8 KiB, each started with a byte in its second page, from each of 4
-    // peers (16 MiB if ENet took them all); each peer's stop at 1 MiB.
-    let (addr, mut events, serving) = serve(Config::default());
+    // Plausible fragments of packets never finished: 512 packets of 8 KiB, each
+    // started with a byte in its second page, from each of 4 peers (16 MiB at ENet's
+    // limit); with `max_waiting` at 1 MiB, each peer's stop at that.
+    let config = Config {
+        max_waiting: 1 << 20,
+        ..Config::default()
+    };
+    let (addr, mut events, serving) = serve(config);
     let (peers, unfinished) = tokio::task::spawn_blocking(move || {
         let peers: Vec<_> = (0..4).map(|i| join(addr, 100 + i)).collect();
         std::thread::sleep(Duration::from_millis(300));
