@@ -20,10 +20,11 @@ struct State {
     bytes: Vec<u8>,
     /// Messages in `bytes`.
     queued: usize,
-    /// Messages taken by the writer and not yet written: they count against the
-    /// limit too, or a writer blocked on a client that reads nothing would let as
-    /// many again pile up behind it.
+    /// Messages taken by the writer and not yet written, and their bytes: they
+    /// count against the limits too, or a writer blocked on a client that reads
+    /// nothing would let as many again pile up behind it.
     writing: usize,
+    writing_bytes: usize,
     /// The server let go of the client: close once `bytes` is written.
     closed: bool,
 }
@@ -45,7 +46,11 @@ impl Outbox {
     /// stays open. What the last call gave is written by then. Cancel-safe: nothing
     /// is taken unless it returns.
     pub(crate) async fn take(&self, buf: &mut Vec<u8>) -> bool {
-        self.lock().writing = 0;
+        {
+            let mut s = self.lock();
+            s.writing = 0;
+            s.writing_bytes = 0;
+        }
         loop {
             {
                 let mut s = self.lock();
@@ -53,6 +58,7 @@ impl Outbox {
                     buf.clear();
                     std::mem::swap(&mut s.bytes, buf);
                     s.writing = std::mem::take(&mut s.queued);
+                    s.writing_bytes = buf.len();
                     return !s.closed;
                 }
             }
@@ -71,22 +77,40 @@ impl Outbox {
     }
 }
 
+/// How much may wait for a client, queued or being written.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Limits {
+    pub(crate) messages: usize,
+    /// Bytes of frames; one message is taken whatever its size when none waits.
+    pub(crate) bytes: usize,
+}
+
 /// The server's end of a client's [`Outbox`]. Dropping it closes the connection
 /// once what is queued is written.
-pub(crate) struct Sender(Arc<Outbox>);
+pub(crate) struct Sender {
+    outbox: Arc<Outbox>,
+    limits: Limits,
+}
 
 impl Sender {
-    /// A new outbox and its sender.
-    pub(crate) fn new() -> (Sender, Arc<Outbox>) {
+    /// A new outbox and its sender, which keeps what waits within `limits`.
+    pub(crate) fn new(limits: Limits) -> (Sender, Arc<Outbox>) {
         let outbox = Arc::new(Outbox::default());
-        (Sender(outbox.clone()), outbox)
+        let sender = Sender {
+            outbox: outbox.clone(),
+            limits,
+        };
+        (sender, outbox)
     }
 
-    /// Queues `msg` as one binary message; `false` (and nothing queued) when `limit`
-    /// messages already wait, queued or being written: the client is not reading.
-    pub(crate) fn push(&self, msg: &[u8], limit: usize) -> bool {
-        let mut s = self.0.lock();
-        if s.queued + s.writing >= limit {
+    /// Queues `msg` as one binary message; `false` (and nothing queued) when it
+    /// would take what waits, queued or being written, past the limits: the client
+    /// is not reading.
+    pub(crate) fn push(&self, msg: &[u8]) -> bool {
+        let mut s = self.outbox.lock();
+        let waiting = s.queued + s.writing;
+        let bytes = s.bytes.len() + s.writing_bytes + FRAME_HEADER_MAX + msg.len();
+        if waiting >= self.limits.messages || (waiting > 0 && bytes > self.limits.bytes) {
             return false;
         }
         let wake = s.bytes.is_empty();
@@ -94,7 +118,7 @@ impl Sender {
         s.queued += 1;
         drop(s);
         if wake {
-            self.0.ready.notify_one();
+            self.outbox.ready.notify_one();
         }
         true
     }
@@ -102,10 +126,13 @@ impl Sender {
 
 impl Drop for Sender {
     fn drop(&mut self) {
-        self.0.lock().closed = true;
-        self.0.ready.notify_one();
+        self.outbox.lock().closed = true;
+        self.outbox.ready.notify_one();
     }
 }
+
+/// The longest header of a server's frame (RFC 6455 5.2: 2 bytes, and 8 of length).
+const FRAME_HEADER_MAX: usize = 10;
 
 /// Appends `msg` as one binary frame, unmasked as a server's frames are (RFC 6455
 /// 5.1); the header is tungstenite's, written straight into the queue.
@@ -139,24 +166,60 @@ mod tests {
         }
     }
 
+    const FEW: Limits = Limits {
+        messages: 2,
+        bytes: usize::MAX,
+    };
+
     #[tokio::test]
     async fn a_full_queue_refuses_and_a_dropped_sender_closes_after_the_queue() {
-        let (tx, outbox) = Sender::new();
-        assert!(tx.push(b"a", 2));
-        assert!(tx.push(b"bc", 2));
-        assert!(!tx.push(b"d", 2));
+        let (tx, outbox) = Sender::new(FEW);
+        assert!(tx.push(b"a"));
+        assert!(tx.push(b"bc"));
+        assert!(!tx.push(b"d"));
         let mut buf = vec![9];
         assert!(outbox.take(&mut buf).await);
         assert_eq!(buf, [0x82, 1, b'a', 0x82, 2, b'b', b'c']);
         // The two taken are being written: they still count.
-        assert!(!tx.push(b"e", 2));
+        assert!(!tx.push(b"e"));
         // The writer is back for more: they are written.
         let wait =
             tokio::time::timeout(std::time::Duration::from_millis(10), outbox.take(&mut buf));
         assert!(wait.await.is_err());
-        assert!(tx.push(b"e", 2));
+        assert!(tx.push(b"e"));
         drop(tx);
         assert!(!outbox.take(&mut buf).await);
         assert_eq!(buf, [0x82, 1, b'e']);
+    }
+
+    #[tokio::test]
+    async fn bytes_waiting_are_bounded_queued_or_being_written() {
+        // Room for two 100-byte messages and their longest headers, not three.
+        let limits = Limits {
+            messages: 100,
+            bytes: 220,
+        };
+        let (tx, outbox) = Sender::new(limits);
+        let msg = [5u8; 100];
+        assert!(tx.push(&msg));
+        assert!(tx.push(&msg));
+        assert!(!tx.push(&msg));
+        // Small ones still fit beside them.
+        assert!(tx.push(b"x"));
+        let mut buf = Vec::new();
+        assert!(outbox.take(&mut buf).await);
+        assert_eq!(buf.len(), 2 * 102 + 3);
+        // Taken, not yet written: they still count.
+        assert!(!tx.push(&msg));
+        let wait =
+            tokio::time::timeout(std::time::Duration::from_millis(10), outbox.take(&mut buf));
+        assert!(wait.await.is_err());
+        assert!(tx.push(&msg));
+        assert!(tx.push(&msg));
+        assert!(!tx.push(&msg));
+        // One message always fits when none waits, whatever its size.
+        let (tx, _outbox) = Sender::new(limits);
+        assert!(tx.push(&[1; 1000]));
+        assert!(!tx.push(b"y"));
     }
 }

@@ -48,7 +48,7 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 use crate::godot3::{WsHeader, WsKind};
-use crate::outbox::Sender;
+use crate::outbox::{Limits, Sender};
 use crate::replication::Spawn;
 use crate::scene4::Packet;
 use crate::session::{Delivery, Event, Protocol, Scene, Session, Target, SERVER};
@@ -91,6 +91,11 @@ pub struct Config {
     pub max_message: usize,
     /// Messages queued per client before it counts as too slow and is dropped.
     pub send_queue: usize,
+    /// Bytes queued per client (frames, counted until the socket takes them) before
+    /// it counts as too slow and is dropped; one message always fits. What a client
+    /// that reads nothing costs the server: every client gets its own copy of what
+    /// is sent to all, so 1024 messages of 64 KiB would be 64 MiB a client.
+    pub send_queue_bytes: usize,
     /// Clients connected at once; more are turned away at the handshake.
     pub max_clients: usize,
     /// Time a client has to finish the WebSocket handshake.
@@ -104,6 +109,7 @@ impl Default for Config {
         Config {
             max_message: 65535,
             send_queue: 1024,
+            send_queue_bytes: 1 << 20,
             max_clients: 4096,
             handshake_timeout: Duration::from_secs(10),
             protocol: Protocol::Godot4,
@@ -226,10 +232,9 @@ impl Server {
                 Net::Joined(id, tx) => {
                     if self.config.protocol == Protocol::Godot3 {
                         // The transport's peer notices, as Godot 3's server sends them.
-                        let limit = self.config.send_queue;
                         for (&p, other) in &self.clients {
-                            other.push(&WsHeader::system(WsKind::AddPeer, id), limit);
-                            tx.push(&WsHeader::system(WsKind::AddPeer, p), limit);
+                            other.push(&WsHeader::system(WsKind::AddPeer, id));
+                            tx.push(&WsHeader::system(WsKind::AddPeer, p));
                         }
                     }
                     self.clients.insert(id, tx);
@@ -332,10 +337,7 @@ impl Server {
     fn announce_left(&mut self, peer: i32) {
         if self.config.protocol == Protocol::Godot3 {
             for tx in self.clients.values() {
-                tx.push(
-                    &WsHeader::system(WsKind::DelPeer, peer),
-                    self.config.send_queue,
-                );
+                tx.push(&WsHeader::system(WsKind::DelPeer, peer));
             }
         }
     }
@@ -367,7 +369,7 @@ impl Server {
         };
         for p in relay {
             if let Some(tx) = self.clients.get(&p) {
-                if !tx.push(msg, self.config.send_queue) {
+                if !tx.push(msg) {
                     self.drop_peer(p, "its send queue is full");
                 }
             }
@@ -404,7 +406,7 @@ impl Server {
             let Some(tx) = self.clients.get(&t.to) else {
                 continue;
             };
-            if !tx.push(&bytes, self.config.send_queue) {
+            if !tx.push(&bytes) {
                 self.drop_peer(t.to, "its send queue is full");
             }
         }
@@ -499,7 +501,10 @@ where
             return;
         }
     }
-    let (out_tx, outbox) = Sender::new();
+    let (out_tx, outbox) = Sender::new(Limits {
+        messages: config.send_queue,
+        bytes: config.send_queue_bytes,
+    });
     if tx.send(Net::Joined(id, out_tx)).await.is_err() {
         return;
     }

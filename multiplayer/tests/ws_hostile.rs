@@ -301,11 +301,16 @@ fn rss() -> usize {
     pages * 4096
 }
 
+/// Held by the tests that measure `rss()`, so they do not measure each other.
+#[cfg(target_os = "linux")]
+static MEASURING: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 /// A client that sends pings and reads nothing: the pongs wait behind its full
 /// socket, and the server keeps a few of them, not all (64 MB of pings here).
 #[cfg(target_os = "linux")]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_flooding_pings_that_reads_nothing_costs_the_server_little() {
+    let _measuring = MEASURING.lock().await;
     let mut server = Server::bind("127.0.0.1:0", scene()).await.unwrap();
     let url = format!("ws://127.0.0.1:{}", server.local_addr().port());
     let (ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
@@ -339,6 +344,44 @@ async fn a_client_flooding_pings_that_reads_nothing_costs_the_server_little() {
         "{grown} bytes more memory after {sent} bytes of pings"
     );
     serving.abort();
+}
+
+/// Clients that read nothing while 60 KB messages go to everyone (each client gets
+/// its own copy): each is dropped once `send_queue_bytes` (1 MiB) wait for it, not
+/// when `send_queue`'s 1024 messages (61 MB) do.
+#[cfg(target_os = "linux")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clients_that_read_nothing_cost_the_server_a_bounded_queue() {
+    let _measuring = MEASURING.lock().await;
+    let mut server = Server::bind("127.0.0.1:0", scene()).await.unwrap();
+    let url = format!("ws://127.0.0.1:{}", server.local_addr().port());
+    let mut stuck = Vec::new();
+    for _ in 0..4 {
+        stuck.push(tokio_tungstenite::connect_async(&url).await.unwrap().0);
+        events_until(&mut server, |e| matches!(e, Event::PeerConnected(_))).await;
+    }
+    let before = rss();
+    let mut peak = before;
+    let mut refused = Vec::new();
+    let big = vec![7u8; 60_000];
+    for _ in 0..2000 {
+        server.send_bytes(Target::All, big.clone()).unwrap();
+        peak = peak.max(rss());
+        while let Ok(Some(e)) =
+            tokio::time::timeout(Duration::from_millis(1), server.next_event()).await
+        {
+            if let Event::Refused { peer, reason } = e {
+                assert!(reason.contains("its send queue is full"), "{reason}");
+                refused.push(peer);
+            }
+        }
+        if refused.len() == stuck.len() {
+            break;
+        }
+    }
+    assert_eq!(refused.len(), stuck.len(), "not all dropped: {refused:?}");
+    let grown = peak.saturating_sub(before);
+    assert!(grown < 16 << 20, "{grown} bytes more memory at the peak");
 }
 
 /// Godot 3: a client's broadcast that is not a valid packet is refused before the
