@@ -5,6 +5,8 @@
 //! still gets its call.
 #![cfg(feature = "enet")]
 
+mod common;
+
 use std::net::{SocketAddr, UdpSocket};
 use std::time::{Duration, Instant};
 
@@ -78,6 +80,22 @@ fn raw_peer(server: SocketAddr, data: u32) -> Option<Host<UdpSocket>> {
     None
 }
 
+/// Sends `bytes` reliably on `channel` from a bare peer, then services it until the
+/// server disconnects it: whether it did within 5 s.
+fn sends_and_is_disconnected(mut peer: Host<UdpSocket>, channel: u8, bytes: Vec<u8>) -> bool {
+    peer.peer_mut(renet::PeerID(0))
+        .send(channel, &Packet::reliable(&bytes[..]))
+        .unwrap();
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(5) {
+        if let Ok(Some(renet::Event::Disconnect { .. })) = peer.service() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    false
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hostile_enet_peers_are_dropped_and_the_others_carry_on() {
     let mut server = Server::bind("127.0.0.1:0", scene()).await.unwrap();
@@ -131,22 +149,10 @@ async fn hostile_enet_peers_are_dropped_and_the_others_carry_on() {
 
     // A peer that sends an unknown command is dropped.
     let (hostile, seen) = while_serving(&mut server, move || raw_peer(addr, 777)).await;
-    let mut hostile = hostile.expect("777 joins");
+    let hostile = hostile.expect("777 joins");
     assert_eq!(seen, [Event::PeerConnected(777)]);
-    let hostile = tokio::task::spawn_blocking(move || {
-        hostile
-            .peer_mut(renet::PeerID(0))
-            .send(0, &Packet::reliable(&b"\x08"[..]))
-            .unwrap();
-        let start = Instant::now();
-        while start.elapsed() < Duration::from_secs(5) {
-            if let Ok(Some(renet::Event::Disconnect { .. })) = hostile.service() {
-                return true;
-            }
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        false
-    });
+    let hostile =
+        tokio::task::spawn_blocking(move || sends_and_is_disconnected(hostile, 0, vec![8]));
     let seen = events_until(&mut server, |e| *e == Event::PeerDisconnected(777)).await;
     assert!(
         matches!(&seen[0], Event::Refused { peer: 777, .. }),
@@ -185,23 +191,11 @@ async fn a_godot3_broadcast_is_checked_before_it_is_relayed() {
     let mut good = Client::connect(addr, 4242, scene(), config).await.unwrap();
     events_until(&mut server, |_| true).await;
     let (bad, seen) = while_serving(&mut server, move || raw_peer(addr, 777)).await;
-    let mut bad = bad.expect("777 joins");
+    let bad = bad.expect("777 joins");
     assert_eq!(seen, [Event::PeerConnected(777)]);
     // From 777 to everyone (0), on Godot 3's channel for calls: not a packet.
     let garbage = [&777u32.to_le_bytes()[..], &0u32.to_le_bytes(), &[0xFF; 3]].concat();
-    let sent = tokio::task::spawn_blocking(move || {
-        bad.peer_mut(renet::PeerID(0))
-            .send(1, &Packet::reliable(&garbage[..]))
-            .unwrap();
-        let start = Instant::now();
-        while start.elapsed() < Duration::from_secs(5) {
-            if let Ok(Some(renet::Event::Disconnect { .. })) = bad.service() {
-                return true;
-            }
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        false
-    });
+    let sent = tokio::task::spawn_blocking(move || sends_and_is_disconnected(bad, 1, garbage));
     let seen = events_until(&mut server, |e| *e == Event::PeerDisconnected(777)).await;
     assert!(
         matches!(&seen[0], Event::Refused { peer: 777, .. }),
@@ -211,23 +205,7 @@ async fn a_godot3_broadcast_is_checked_before_it_is_relayed() {
     server
         .rpc(Target::Peer(4242), "Game", "hello", &("after",))
         .unwrap();
-    let mut heard = Vec::new();
-    loop {
-        let e = tokio::time::timeout(Duration::from_secs(10), good.next_event())
-            .await
-            .unwrap()
-            .unwrap()
-            .unwrap();
-        let last = matches!(&e, Event::Call(_));
-        heard.push(e);
-        if last {
-            break;
-        }
-    }
-    assert!(
-        !heard.iter().any(|e| matches!(e, Event::Dropped { .. })),
-        "{heard:?}"
-    );
+    let heard = heard_until_call!(good);
     assert!(heard.contains(&Event::PeerDisconnected(777)), "{heard:?}");
 }
 

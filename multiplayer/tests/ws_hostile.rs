@@ -3,6 +3,8 @@
 //! one is dropped; the others are told it left and carry on.
 #![cfg(feature = "websocket")]
 
+mod common;
+
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
@@ -422,23 +424,7 @@ async fn a_godot3_broadcast_is_checked_before_it_is_relayed() {
     server
         .rpc(Target::Peer(good.id()), "Game", "hello", &("after",))
         .unwrap();
-    let mut heard = Vec::new();
-    loop {
-        let e = tokio::time::timeout(Duration::from_secs(10), good.next_event())
-            .await
-            .unwrap()
-            .unwrap()
-            .unwrap();
-        let last = matches!(&e, Event::Call(_));
-        heard.push(e);
-        if last {
-            break;
-        }
-    }
-    assert!(
-        !heard.iter().any(|e| matches!(e, Event::Dropped { .. })),
-        "{heard:?}"
-    );
+    let heard = heard_until_call!(good);
     assert!(
         heard.contains(&Event::PeerDisconnected(bad_id)),
         "{heard:?}"

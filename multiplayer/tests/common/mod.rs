@@ -172,3 +172,32 @@ pub fn godot4(hex_str: &str) -> Variant {
 pub fn godot4_hex(v: &Variant) -> String {
     hex::encode(Config::new().dialect(Dialect::Godot4).to_vec(v).unwrap())
 }
+
+/// The events a crate client (a `ws::Client` or an `enet::Client`, which share no
+/// trait) hears until a call arrives, each within 10 s; none of them may say that a
+/// packet was dropped. What a client beside a hostile peer should hear.
+#[macro_export]
+macro_rules! heard_until_call {
+    ($client:expr) => {{
+        let mut heard = Vec::new();
+        loop {
+            let e = tokio::time::timeout(std::time::Duration::from_secs(10), $client.next_event())
+                .await
+                .unwrap()
+                .unwrap()
+                .unwrap();
+            let last = matches!(&e, godot_bin_multiplayer::Event::Call(_));
+            heard.push(e);
+            if last {
+                break;
+            }
+        }
+        assert!(
+            !heard
+                .iter()
+                .any(|e| matches!(e, godot_bin_multiplayer::Event::Dropped { .. })),
+            "{heard:?}"
+        );
+        heard
+    }};
+}
