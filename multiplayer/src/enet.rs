@@ -11,7 +11,9 @@
 //! notices (`[0 add | 1 remove u32][id u32]`), 1 reliable, 2 unreliable; every
 //! payload starts with `[source u32][target u32]`, and the server relays by target.
 //! Godot 3.6 range-codes its datagrams: this side decodes range-coded datagrams and
-//! never compresses its own, which both engines accept.
+//! never compresses its own, which both engines accept. Datagrams that would cost
+//! the host more than their size are dropped before ENet reads them ([`Guarded`],
+//! [`DecodeOnly`]), and [`Config`] sets ENet's limits on a peer's packets.
 //!
 //! The ENet host runs on a thread of its own (ENet wants to be serviced every
 //! millisecond or so); the API is async, for tokio.
