@@ -81,6 +81,13 @@ pub struct Config {
     pub queue: usize,
     /// Time a client waits for the server to accept it.
     pub connect_timeout: Duration,
+    /// Channels a client may open on the server (ENet's channel limit; 255, the most
+    /// ENet allows, as Godot's server allows by default). ENet holds up to 28,672
+    /// reliable commands a channel that arrive ahead of their turn, and inserts each
+    /// by a scan of those held: set it to what the game uses (Godot 4: 2, and one
+    /// more for each `@rpc` channel above 0; Godot 3: 3) to bound what a peer can
+    /// make the server hold and scan. A client that asks for more gets this many.
+    pub max_channels: usize,
     /// The largest packet a peer may send (ENet's maximum packet size, by default
     /// ENet's own 32 MiB). A peer that sends a larger one is not heard: ENet drops
     /// its fragments unacknowledged, and the peer times out.
@@ -106,6 +113,7 @@ impl Default for Config {
             max_clients: 4095,
             queue: 4096,
             connect_timeout: Duration::from_secs(10),
+            max_channels: 255,
             max_packet: 32 << 20,
             max_waiting: 32 << 20,
         }
@@ -282,18 +290,19 @@ impl Drop for Host {
 }
 
 impl Host {
-    /// Starts an ENet host on `socket`; with `connect`, it connects to that server
-    /// with (channels, data) first.
+    /// Starts an ENet host on `socket` for `peers` peers of up to `channels` channels
+    /// each; with `connect`, it connects to that server with (channels, data) first.
     fn start(
         socket: UdpSocket,
         peers: usize,
+        channels: usize,
         config: &Config,
         connect: Option<(SocketAddr, usize, u32)>,
     ) -> Result<Host, Error> {
         let addr = socket.local_addr()?;
         let settings = enet::HostSettings {
             peer_limit: peers,
-            channel_limit: 255,
+            channel_limit: channels,
             compressor: Some(Box::new(DecodeOnly::default())),
             ..Default::default()
         };
@@ -479,7 +488,13 @@ impl Server {
         config: Config,
     ) -> Result<Server, Error> {
         let socket = bind(addr)?;
-        let host = Host::start(socket, config.max_clients, &config, None)?;
+        let host = Host::start(
+            socket,
+            config.max_clients,
+            config.max_channels,
+            &config,
+            None,
+        )?;
         Ok(Server {
             session: Session::server(scene).protocol(config.protocol),
             config,
@@ -765,7 +780,8 @@ impl Client {
             Protocol::Godot3 => 3,
         };
         let socket = bind(local)?;
-        let mut host = Host::start(socket, 1, &config, Some((addr, channels, id as u32)))?;
+        let to_server = Some((addr, channels, id as u32));
+        let mut host = Host::start(socket, 1, 255, &config, to_server)?;
         let connected = tokio::time::timeout(config.connect_timeout, async {
             loop {
                 match host.mail.recv().await {

@@ -221,10 +221,14 @@ async fn zero_packet_limits_are_refused() {
             max_waiting: 0,
             ..Config::default()
         },
+        Config {
+            max_channels: 0,
+            ..Config::default()
+        },
     ] {
         match Server::bind_with("127.0.0.1:0", scene(), config).await {
             Err(godot_bin_multiplayer::enet::Error::Host(e)) => {
-                assert!(e.contains("maximum_"), "{e}")
+                assert!(e.contains("maximum_") || e.contains("channel_limit"), "{e}")
             }
             Err(e) => panic!("{e}"),
             Ok(_) => panic!("{config:?} was taken"),
@@ -312,4 +316,51 @@ fn enet_keeps_the_waiting_data_of_unreliable_packets_it_drops_unfinished() {
     pump(&mut server, &mut client, 300);
     assert_eq!(received, 100, "the small packets all arrive");
     assert_eq!(waiting(&mut server), 100 * 3000);
+}
+
+/// A server that allows two channels gives a client that asks for 255 two, and a
+/// Godot 4 client's calls (channel 0 reliable, 1 unreliable) still go both ways.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn max_channels_caps_what_a_client_opens() {
+    use godot_bin_multiplayer::{Delivery, Mode};
+    let config = Config {
+        max_channels: 2,
+        ..Config::default()
+    };
+    let mut server = Server::bind_with("127.0.0.1:0", scene(), config)
+        .await
+        .unwrap();
+    let addr = server.local_addr();
+    let (raw, seen) = while_serving(&mut server, move || raw_peer(addr, 777)).await;
+    assert_eq!(seen, [Event::PeerConnected(777)]);
+    assert_eq!(
+        raw.expect("777 joins")
+            .peer(renet::PeerID(0))
+            .channel_count(),
+        2
+    );
+    let mut client = Client::connect(addr, 4242, scene(), Config::default())
+        .await
+        .unwrap();
+    events_until(&mut server, |e| *e == Event::PeerConnected(4242)).await;
+    let unreliable = Delivery {
+        mode: Mode::Unreliable,
+        ..Delivery::default()
+    };
+    for delivery in [Delivery::default(), unreliable] {
+        let args = vec![godot_bin::Variant::Int(7)];
+        client
+            .call(Target::Peer(1), "Game", "hello", args.clone(), delivery)
+            .await
+            .unwrap();
+        let seen = events_until(&mut server, |e| matches!(e, Event::Call(_))).await;
+        match seen.last().unwrap() {
+            Event::Call(c) => assert_eq!((c.from, &c.args), (4242, &args)),
+            e => panic!("{e:?}"),
+        }
+    }
+    server
+        .rpc(Target::Peer(4242), "Game", "hello", &("back",))
+        .unwrap();
+    heard_until_call!(client);
 }

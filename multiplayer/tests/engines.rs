@@ -184,8 +184,15 @@ impl AnyServer {
                 )
             }
             Transport::Enet => {
+                // The channels the engines' clients use: what `max_channels`' docs
+                // advise for a game without `@rpc` channels of its own.
+                let max_channels = match protocol {
+                    Protocol::Godot4 => 2,
+                    Protocol::Godot3 => 3,
+                };
                 let config = enet::Config {
                     protocol,
+                    max_channels,
                     ..enet::Config::default()
                 };
                 AnyServer::Enet(
