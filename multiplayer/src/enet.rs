@@ -136,10 +136,10 @@ pub use rusty_enet;
 ///   `enet` fuzz target; C ENet computes the same length).
 /// - With a fragment that announces more fragments than an ENet sender cuts its
 ///   packet into (one per 544 bytes announced: its MTU, 576 bytes at least, less 32
-///   of headers and checksum). ENet zeroes a bitmap of a bit per
-///   fragment when a packet's first one arrives: a 60-byte datagram announcing a
-///   million fragments of a byte would make the host hold 128 KiB, and a peer could
-///   send 32 of them before ENet's limit on waiting data stops it.
+///   of headers and checksum). ENet zeroes a bitmap of a bit per fragment when a
+///   packet's first one arrives: a 60-byte datagram announcing a million fragments
+///   of a byte would make the host hold 128 KiB, and a peer could send 32 of them
+///   before ENet's limit on waiting data stops it.
 #[derive(Debug)]
 pub struct Guarded<S>(pub S);
 
