@@ -1,11 +1,11 @@
 //! The serde access types: containers, pool array elements, enums and the `Variant`
 //! type-tag handshake.
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 
-use super::keys::{keys, Key};
+use super::keys::Key;
 use super::{Deserializer, Header, Read};
 use crate::dialect::VariantType;
 use crate::error::{Error, ErrorKind, Result};
@@ -163,29 +163,25 @@ impl<'de, R: Read<'de>> de::MapAccess<'de> for SeqAccess<'_, R> {
 pub(crate) struct StructAccess<'a, R> {
     de: &'a mut Deserializer<R>,
     left: usize,
-    fields: &'static [&'static str],
-    keys: Rc<[Key]>,
+    keys: Arc<[Key]>,
     /// The field expected next: the one after the last key found.
     next: usize,
 }
 
 impl<'a, 'de, R: Read<'de>> StructAccess<'a, R> {
-    pub(crate) fn new(
-        de: &'a mut Deserializer<R>,
-        left: usize,
-        fields: &'static [&'static str],
-    ) -> Self {
+    pub(crate) fn new(de: &'a mut Deserializer<R>, left: usize, keys: Arc<[Key]>) -> Self {
         StructAccess {
             de,
             left,
-            fields,
-            keys: keys(fields),
+            keys,
             next: 0,
         }
     }
 
-    pub(crate) fn finish(&self) -> Result<()> {
-        all_read(self.left)
+    /// Checks that every entry was read, and gives the keys back for the next struct.
+    pub(crate) fn finish(self) -> Result<Arc<[Key]>> {
+        all_read(self.left)?;
+        Ok(self.keys)
     }
 }
 
@@ -198,18 +194,16 @@ impl<'de, R: Read<'de>> de::MapAccess<'de> for StructAccess<'_, R> {
             return Ok(None);
         }
         self.left -= 1;
-        let expected = match (self.fields.get(self.next), self.keys.get(self.next)) {
-            (Some(name), Some(key)) => self.de.struct_key(key, name),
-            _ => None,
+        let expected = match self.keys.get(self.next) {
+            Some(key) => self
+                .de
+                .struct_key(key)
+                .map(|size| (self.next, key.name, size)),
+            None => None,
         };
-        let found = match expected {
-            Some(size) => Some((self.next, size)),
-            None => self.de.any_field_key(self.fields),
-        };
-        match found {
-            Some((i, size)) => {
+        match expected.or_else(|| self.de.any_field_key(&self.keys)) {
+            Some((i, name, size)) => {
                 self.next = i + 1;
-                let name = self.fields[i];
                 seed.deserialize(FieldKey {
                     de: &mut *self.de,
                     name,

@@ -4,7 +4,7 @@
 //! reads the same names thousands of times).
 
 use std::cell::RefCell;
-use std::rc::Rc;
+use std::sync::Arc;
 
 use crate::dialect::STRING_ID;
 use crate::words::{is_key, le};
@@ -14,6 +14,8 @@ use crate::words::{is_key, le};
 /// ignores it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Key {
+    /// The field's name, beside its words: a key is found with one lookup.
+    pub(crate) name: &'static str,
     words: [u64; 3],
     masks: [u64; 3],
     /// The bytes the key takes; 0 when the name has no such form (longer than 16
@@ -22,11 +24,12 @@ pub(crate) struct Key {
 }
 
 impl Key {
-    fn of(name: &str) -> Key {
+    fn of(name: &'static str) -> Key {
         let b = name.as_bytes();
         let len = b.len();
         if len > 16 || !is_key(b, b) {
             return Key {
+                name,
                 words: [0; 3],
                 masks: [0; 3],
                 size: 0,
@@ -40,6 +43,7 @@ impl Key {
         mask[..8 + len].fill(0xFF);
         let word = |b: &[u8; 24], i: usize| u64::from_le_bytes(le(&b[8 * i..8 * i + 8]));
         Key {
+            name,
             words: [0, 1, 2].map(|i| word(&bytes, i)),
             masks: [0, 1, 2].map(|i| word(&mask, i)),
             size: 8 + ((len + 3) & !3),
@@ -66,7 +70,7 @@ impl Key {
 /// Slots of the per-thread table, by the address of a struct's field list.
 const SLOTS: usize = 64;
 
-type Slot = Option<(&'static [&'static str], Rc<[Key]>)>;
+type Slot = Option<(&'static [&'static str], Arc<[Key]>)>;
 
 const EMPTY: Slot = None;
 
@@ -79,8 +83,8 @@ thread_local! {
 /// struct and the struct in it, both stay); a third evicts the first slot's, so the
 /// table stays at most `SLOTS` lists. Once the thread's table is gone (a decode in
 /// another thread-local's destructor), the keys are worked out each time.
-pub(crate) fn keys(fields: &'static [&'static str]) -> Rc<[Key]> {
-    let make = || -> Rc<[Key]> { fields.iter().map(|name| Key::of(name)).collect() };
+pub(crate) fn keys(fields: &'static [&'static str]) -> Arc<[Key]> {
+    let make = || -> Arc<[Key]> { fields.iter().map(|name| Key::of(name)).collect() };
     let home = (fields.as_ptr() as usize >> 3) % SLOTS;
     let slots = [home, (home + 1) % SLOTS];
     KEYS.try_with(|table| {
@@ -152,8 +156,8 @@ mod tests {
 
     #[test]
     fn names_the_engine_never_reads_back_have_no_word_form() {
-        let bom = format!("{}x", std::str::from_utf8(BOM).unwrap());
-        for name in ["a\0b", "\0", bom.as_str(), "seventeen_bytes_x"] {
+        assert_eq!("\u{feff}".as_bytes(), BOM);
+        for name in ["a\0b", "\0", "\u{feff}x", "seventeen_bytes_x"] {
             assert!(!Key::of(name).has_words(), "{name:?}");
         }
         // A BOM further in is part of the name.
@@ -167,7 +171,7 @@ mod tests {
         let a = keys(A);
         assert_eq!(a.len(), 2);
         assert_eq!(a[1], Key::of("name"));
-        assert!(Rc::ptr_eq(&a, &keys(A)));
+        assert!(Arc::ptr_eq(&a, &keys(A)));
         assert_eq!(keys(B)[..], [Key::of("x")]);
         assert_eq!(keys(A)[..], a[..]);
         // A sub-list at the same address is another list.
@@ -181,10 +185,10 @@ mod tests {
         static LISTS: [&str; 3 * SLOTS] = [""; 3 * SLOTS];
         let list = |i: usize| -> &'static [&'static str] { &LISTS[i * SLOTS..i * SLOTS + 1] };
         let (a, b) = (keys(list(0)), keys(list(1)));
-        assert!(Rc::ptr_eq(&a, &keys(list(0))));
-        assert!(Rc::ptr_eq(&b, &keys(list(1))));
+        assert!(Arc::ptr_eq(&a, &keys(list(0))));
+        assert!(Arc::ptr_eq(&b, &keys(list(1))));
         let c = keys(list(2));
-        assert!(Rc::ptr_eq(&c, &keys(list(2))));
+        assert!(Arc::ptr_eq(&c, &keys(list(2))));
         assert_eq!(keys(list(0))[..], a[..]);
     }
 

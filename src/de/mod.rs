@@ -9,6 +9,7 @@ mod tests;
 mod variant;
 
 use std::cell::Cell;
+use std::sync::Arc;
 
 use serde::de::{self, Visitor};
 
@@ -93,6 +94,8 @@ pub struct Deserializer<R> {
     /// Input bytes that the items containers announce ahead of reading them may
     /// still claim (see [`Deserializer::hint`]).
     room: Cell<usize>,
+    /// The field list and keys of the struct read last.
+    keys: Option<(&'static [&'static str], Arc<[keys::Key]>)>,
 }
 
 impl<'de> Deserializer<SliceRead<'de>> {
@@ -120,6 +123,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             declared: [None, None],
             scratch: Vec::new(),
             room: Cell::new(read.remaining().unwrap_or(0)),
+            keys: None,
             read,
         }
     }
@@ -335,24 +339,23 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// [`Self::field_key`] by the name's word form, when it has one and the input has
     /// 24 bytes at hand.
     #[inline]
-    fn struct_key(&mut self, key: &keys::Key, name: &str) -> Option<usize> {
+    fn struct_key(&mut self, key: &keys::Key) -> Option<usize> {
         if self.pending.is_some() || !fast_paths() {
             return None;
         }
         match self.read.ahead().get(..24) {
             Some(b) if key.has_words() => key.find(&le(b)),
-            _ => self.field_key(name),
+            _ => self.field_key(key.name),
         }
     }
 
-    /// Which of `fields` the next key is, when it is a plain String of exactly that name,
-    /// with the bytes it takes: for keys out of the expected order.
+    /// Which of a struct's fields the next key is, when it is a plain String of exactly
+    /// that name, with the bytes it takes: for keys out of the expected order.
     #[cold]
-    fn any_field_key(&mut self, fields: &[&'static str]) -> Option<(usize, usize)> {
-        fields
-            .iter()
+    fn any_field_key(&mut self, keys: &[keys::Key]) -> Option<(usize, &'static str, usize)> {
+        keys.iter()
             .enumerate()
-            .find_map(|(i, name)| Some((i, self.field_key(name)?)))
+            .find_map(|(i, key)| Some((i, key.name, self.field_key(key.name)?)))
     }
 
     /// The offset and `n` payload bytes of a plain value of wire id `id` (no flags)
@@ -1150,10 +1153,16 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
             return self.deserialize_any(visitor);
         };
         let n = n as usize;
+        // The keys of the struct read last are at hand: a snapshot's many entities
+        // take them without a lookup.
+        let keys = match self.keys.take() {
+            Some((f, keys)) if std::ptr::eq(f, fields) => keys,
+            _ => keys::keys(fields),
+        };
         self.nested(n, at, |de| {
-            let mut access = StructAccess::new(de, n, fields);
+            let mut access = StructAccess::new(de, n, keys);
             let v = visitor.visit_map(&mut access)?;
-            access.finish()?;
+            de.keys = Some((fields, access.finish()?));
             Ok(v)
         })
         .map_err(|e| e.or_at(at))

@@ -391,6 +391,72 @@ fn a_key_is_what_the_engine_reads_not_its_bytes() {
     assert!(err.0.contains("duplicate field `hp`"), "{}", err.0);
 }
 
+#[test]
+fn structs_of_other_types_in_turn_each_read_with_their_own_keys() {
+    // The deserializer keeps the keys of the struct read last: structs of two types
+    // with a field name in common, in turn and one inside the other, each find theirs.
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct P {
+        x: i32,
+        p: i32,
+    }
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Q {
+        p: P,
+        x: String,
+        q: Vec<P>,
+    }
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Both {
+        ps: Vec<P>,
+        qs: Vec<Q>,
+        last: P,
+    }
+    let p = |x| P { x, p: -x };
+    let both = Both {
+        ps: (0..3).map(p).collect(),
+        qs: (0..3)
+            .map(|i| Q {
+                p: p(10 * i),
+                x: format!("q{i}"),
+                q: (0..i).map(p).collect(),
+            })
+            .collect(),
+        last: p(99),
+    };
+    let bytes = crate::to_vec(&both).unwrap();
+    assert_eq!(crate::from_slice::<Both>(&bytes).unwrap(), both);
+    // Q's fields out of turn with P's: `x` of a Q is a String, of a P an int.
+    let swapped = Entries(vec![
+        ("x".into(), Variant::Int(1)),
+        ("p".into(), Variant::Int(2)),
+    ]);
+    let q = Entries(vec![
+        ("x".into(), "s".into()),
+        (
+            "q".into(),
+            Variant::Array(vec![crate::to_variant(&p(3)).unwrap()]),
+        ),
+        ("p".into(), crate::to_variant(&swapped).unwrap()),
+    ]);
+    assert_eq!(
+        crate::from_slice::<Q>(&crate::to_vec(&q).unwrap()).unwrap(),
+        Q {
+            p: P { x: 1, p: 2 },
+            x: "s".into(),
+            q: vec![p(3)]
+        }
+    );
+}
+
+#[test]
+fn deserializers_can_be_sent_to_other_threads() {
+    fn send<T: Send>(_: &T) {}
+    let bytes = [0u8; 4];
+    send(&crate::Deserializer::from_slice(&bytes));
+    send(&crate::Deserializer::from_reader(&bytes[..]));
+}
+
 /// A well-formed input's containers announce their real counts to their visitors (so
 /// they reserve once), whatever they hold, however deep: the allowance that bounds
 /// what nested containers reserve (`Deserializer::hint`) is never short for them.
