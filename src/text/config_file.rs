@@ -27,7 +27,7 @@
 //! # Ok::<(), godot_bin::Error>(())
 //! ```
 
-use indexmap::IndexMap;
+use hashlink::LinkedHashMap;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
@@ -37,11 +37,16 @@ use super::syntax;
 use crate::error::{Error, ErrorKind, Result};
 use crate::{Config, Dialect, Dictionary, Variant, DEFAULT_MAX_DEPTH};
 
+/// Names to entries in insertion order, with hashing that keys from a hostile text
+/// cannot make collide.
+type Ordered<V> = LinkedHashMap<String, V, ahash::RandomState>;
+
 /// Sections of keys and values, in insertion order (the section `""` holds the keys
-/// written before any section header).
+/// written before any section header). Two files are equal when they hold the same
+/// sections and keys in the same order (the order is part of what `save` writes).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ConfigFile {
-    sections: IndexMap<String, IndexMap<String, Variant>>,
+    sections: Ordered<Ordered<Variant>>,
 }
 
 impl ConfigFile {
@@ -61,10 +66,7 @@ impl ConfigFile {
     /// Reads more `text` into this file, as the engine's `parse` does into a
     /// ConfigFile that already holds values.
     pub fn merge(&mut self, text: &str, dialect: Dialect) -> Result<()> {
-        let mut into = Merging::new(std::mem::take(&mut self.sections));
-        let read = read(text, dialect, &mut into);
-        self.sections = into.finish();
-        read
+        read(text, dialect, self)
     }
 
     /// The value of `key` in `section`.
@@ -73,7 +75,8 @@ impl ConfigFile {
     }
 
     /// Sets `key` in `section`; as in Godot, `null` erases the key (and the section
-    /// when it is left empty). A new `""` section goes first (Godot 4 writes it first).
+    /// when it is left empty). A new `""` section goes first (Godot 4 writes it first);
+    /// a key set again keeps its place.
     pub fn set_value(&mut self, section: &str, key: &str, value: impl Into<Variant>) {
         let value = value.into();
         if value.is_nil() {
@@ -81,30 +84,29 @@ impl ConfigFile {
             return;
         }
         if !self.sections.contains_key(section) {
-            self.sections.insert(section.to_owned(), IndexMap::new());
+            self.sections.insert(section.to_owned(), Ordered::default());
             if section.is_empty() {
-                let last = self.sections.len() - 1;
-                self.sections.move_index(last, 0);
+                self.sections.to_front(section);
             }
         }
         if let Some(keys) = self.sections.get_mut(section) {
-            keys.insert(key.to_owned(), value);
+            keys.replace(key.to_owned(), value);
         }
     }
 
     /// Removes a key; a section left empty goes too.
     pub fn erase_section_key(&mut self, section: &str, key: &str) {
         if let Some(keys) = self.sections.get_mut(section) {
-            keys.shift_remove(key);
+            keys.remove(key);
             if keys.is_empty() {
-                self.sections.shift_remove(section);
+                self.sections.remove(section);
             }
         }
     }
 
     /// Removes a section and its keys.
     pub fn erase_section(&mut self, section: &str) {
-        self.sections.shift_remove(section);
+        self.sections.remove(section);
     }
 
     /// Whether the section exists.
@@ -190,7 +192,7 @@ impl ConfigFile {
 }
 
 /// Reads ConfigFile `text` into `into`, as `ConfigFile.parse` does.
-fn read(text: &str, dialect: Dialect, into: &mut Merging) -> Result<()> {
+fn read(text: &str, dialect: Dialect, into: &mut ConfigFile) -> Result<()> {
     // A byte order mark is not text (the engine's strings drop it); offsets still
     // count in the caller's text.
     let whole = text.len();
@@ -234,7 +236,7 @@ fn read(text: &str, dialect: Dialect, into: &mut Merging) -> Result<()> {
                     let tok = p.lex.next().map_err(|f| syntax(text, f).shifted(bom))?;
                     let value = p.value(tok).map_err(|f| syntax(text, f).shifted(bom))?;
                     if !key.is_empty() {
-                        into.set(&section, &key, value);
+                        into.set_value(&section, &key, value);
                     }
                     continue 'entries;
                 }
@@ -242,91 +244,6 @@ fn read(text: &str, dialect: Dialect, into: &mut Merging) -> Result<()> {
                 _ => {}
             }
         }
-    }
-}
-
-/// A section or value with its place in the order.
-type Placed<T> = (i64, T);
-
-/// A [`ConfigFile`]'s sections while text is read into them: each section and key
-/// with its place in the order, so that one set to `null` goes at once
-/// (`swap_remove`), not by moving every one after it (hostile text full of erasures
-/// would take quadratic time), and the order is put back once, at the end.
-struct Merging {
-    sections: IndexMap<String, Placed<IndexMap<String, Placed<Variant>>>>,
-    /// The place of the last entry made.
-    last: i64,
-    /// The place before every section (a new `""` section goes first).
-    first: i64,
-}
-
-impl Merging {
-    fn new(sections: IndexMap<String, IndexMap<String, Variant>>) -> Self {
-        let mut last = 0;
-        let mut place = || {
-            last += 1;
-            last
-        };
-        let sections = sections
-            .into_iter()
-            .map(|(name, keys)| {
-                let at = place();
-                let keys = keys.into_iter().map(|(k, v)| (k, (place(), v))).collect();
-                (name, (at, keys))
-            })
-            .collect();
-        Merging {
-            sections,
-            last,
-            first: 0,
-        }
-    }
-
-    /// [`ConfigFile::set_value`]'s rules: `null` erases the key (and the section
-    /// left empty); a new `""` section goes first; a key set again keeps its place.
-    fn set(&mut self, section: &str, key: &str, value: Variant) {
-        if value.is_nil() {
-            if let Some((_, keys)) = self.sections.get_mut(section) {
-                keys.swap_remove(key);
-                if keys.is_empty() {
-                    self.sections.swap_remove(section);
-                }
-            }
-            return;
-        }
-        if !self.sections.contains_key(section) {
-            let at = if section.is_empty() {
-                self.first -= 1;
-                self.first
-            } else {
-                self.last += 1;
-                self.last
-            };
-            self.sections
-                .insert(section.to_owned(), (at, IndexMap::new()));
-        }
-        let Some((_, keys)) = self.sections.get_mut(section) else {
-            return;
-        };
-        match keys.get_mut(key) {
-            Some(entry) => entry.1 = value,
-            None => {
-                self.last += 1;
-                keys.insert(key.to_owned(), (self.last, value));
-            }
-        }
-    }
-
-    /// The sections and keys in their order.
-    fn finish(mut self) -> IndexMap<String, IndexMap<String, Variant>> {
-        self.sections.sort_unstable_by(|_, a, _, b| a.0.cmp(&b.0));
-        self.sections
-            .into_iter()
-            .map(|(name, (_, mut keys))| {
-                keys.sort_unstable_by(|_, a, _, b| a.0.cmp(&b.0));
-                (name, keys.into_iter().map(|(k, (_, v))| (k, v)).collect())
-            })
-            .collect()
     }
 }
 
