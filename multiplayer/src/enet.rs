@@ -82,7 +82,8 @@ pub struct Config {
     /// Time a client waits for the server to accept it.
     pub connect_timeout: Duration,
     /// Channels a client may open on the server (ENet's channel limit; 255, the most
-    /// ENet allows, as Godot's server allows by default). ENet holds up to 28,672
+    /// ENet allows, as Godot 4's server allows by default; Godot 3's allows its
+    /// `channel_count`, 3 by default). ENet holds up to 28,672
     /// reliable commands a channel that arrive ahead of their turn, and inserts each
     /// by a scan of those held: set it to what the game uses (Godot 4: 2, and one
     /// more for each `@rpc` channel above 0; Godot 3: 3) to bound what a peer can

@@ -685,3 +685,77 @@ async fn rust_clients(
         );
     }
 }
+
+/// How many channels an engine's ENet server (`server4.gd` / `server3.gd`, which call
+/// `create_server(port)` with the engine's defaults, as games do) gives a bare ENet
+/// client that asks for ENet's most, 255; range-coded for Godot 3, whose handshake
+/// needs it.
+async fn engine_enet_channels(bin: &std::path::Path, script: &str, range_coded: bool) -> usize {
+    use enet::rusty_enet::{self as renet, HostSettings, RangeCoder};
+    let port = common::free_udp_port();
+    let env = [
+        ("PORT", port.to_string()),
+        ("TRANSPORT", "enet".to_string()),
+    ];
+    let mut godot = Engine::start(bin, script, &env);
+    godot.wait_for("listening", Duration::from_secs(30)).await;
+    let granted = tokio::task::spawn_blocking(move || {
+        let socket = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+        let settings = HostSettings {
+            compressor: range_coded
+                .then(|| Box::new(RangeCoder::new()) as Box<dyn renet::Compressor>),
+            ..HostSettings::default()
+        };
+        let mut host = renet::Host::new(socket, settings).unwrap();
+        let server = std::net::SocketAddr::from(([127, 0, 0, 1], port));
+        host.connect(server, 255, 777).unwrap();
+        let start = std::time::Instant::now();
+        let mut granted = None;
+        while start.elapsed() < Duration::from_secs(10) {
+            match host.service() {
+                Ok(Some(renet::Event::Connect { peer, .. })) => {
+                    granted = Some(peer.channel_count());
+                    break;
+                }
+                _ => std::thread::sleep(Duration::from_millis(2)),
+            }
+        }
+        // Serviced a while first, so that the server hears the connection acknowledged
+        // (leaving at once would drop that acknowledgement), then leaves.
+        let settle = std::time::Instant::now();
+        while settle.elapsed() < Duration::from_millis(500) {
+            let _ = host.service();
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        host.peer_mut(renet::PeerID(0)).disconnect(0);
+        let start = std::time::Instant::now();
+        while start.elapsed() < Duration::from_secs(5) {
+            if let Ok(Some(renet::Event::Disconnect { .. })) = host.service() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        granted
+    })
+    .await
+    .unwrap();
+    // The server saw the client come and go, and quit as it does then.
+    let (code, log) = godot.finish(Duration::from_secs(20)).await;
+    assert_eq!(code, Some(0), "{log:?}");
+    assert!(log.iter().any(|l| l["peer"] == 777), "{log:?}");
+    granted.expect("the engine's server accepts the client")
+}
+
+/// `enet::Config::max_channels` defaults to what Godot's ENet servers allow a client
+/// by default: Godot 4.6's ENet's most (255). Godot 3.6's server allows its own channel
+/// count (3), which the crate's Godot 3 servers in the tests above set.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn godot_enet_servers_give_a_client_the_channels_the_crate_defaults_to() {
+    if let Some(bin) = engine("godot4") {
+        let granted = engine_enet_channels(&bin, "server4.gd", false).await;
+        assert_eq!(granted, enet::Config::default().max_channels);
+    }
+    if let Some(bin) = engine("godot3.6") {
+        assert_eq!(engine_enet_channels(&bin, "server3.gd", true).await, 3);
+    }
+}
