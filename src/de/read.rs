@@ -102,11 +102,20 @@ mod private {
     impl<R: std::io::Read> Sealed for super::IoRead<R> {}
 }
 
+/// `b`'s first `n` bytes and the rest, when it has them (`split_at_checked`, which
+/// needs Rust 1.80).
+#[inline]
+fn split(b: &[u8], n: usize) -> Option<(&[u8], &[u8])> {
+    (n <= b.len()).then(|| b.split_at(n))
+}
+
 /// Reads from a byte slice; strings and byte arrays borrow from it.
 pub struct SliceRead<'de> {
-    /// The input, cut at the byte limit: reads check one bound.
+    /// The input, cut at the byte limit.
     slice: &'de [u8],
-    pos: usize,
+    /// What of `slice` is not read yet: a read checks one length, with no offset
+    /// arithmetic to check for overflow.
+    rest: &'de [u8],
     /// `Config::max_bytes` when it cut the input.
     limit: Option<usize>,
 }
@@ -116,7 +125,7 @@ impl<'de> SliceRead<'de> {
     pub fn new(slice: &'de [u8]) -> Self {
         SliceRead {
             slice,
-            pos: 0,
+            rest: slice,
             limit: None,
         }
     }
@@ -125,23 +134,23 @@ impl<'de> SliceRead<'de> {
 impl<'de> Read<'de> for SliceRead<'de> {
     #[inline]
     fn pos(&self) -> usize {
-        self.pos
+        self.slice.len() - self.rest.len()
     }
 
     #[inline]
     fn remaining(&self) -> Option<usize> {
-        Some(self.slice.len() - self.pos)
+        Some(self.rest.len())
     }
 
     #[inline]
     fn read_exact(&mut self, buf: &mut [u8], what: &'static str) -> Result<()> {
-        match self.slice.get(self.pos..self.pos + buf.len()) {
-            Some(src) => {
+        match split(self.rest, buf.len()) {
+            Some((src, rest)) => {
                 buf.copy_from_slice(src);
-                self.pos += buf.len();
+                self.rest = rest;
                 Ok(())
             }
-            None => Err(self.eof(what, self.pos)),
+            None => Err(self.eof(what, self.pos())),
         }
     }
 
@@ -153,33 +162,32 @@ impl<'de> Read<'de> for SliceRead<'de> {
         _scratch: &'s mut Vec<u8>,
         what: &'static str,
     ) -> Result<Reference<'de, 's>> {
-        let end = self
-            .pos
-            .checked_add(n)
-            .filter(|e| *e <= self.slice.len())
-            .ok_or_else(|| self.eof(what, self.pos + whole(self.slice.len() - self.pos, unit)))?;
-        let out = &self.slice[self.pos..end];
-        self.pos = end;
-        Ok(Reference::Borrowed(out))
+        match split(self.rest, n) {
+            Some((out, rest)) => {
+                self.rest = rest;
+                Ok(Reference::Borrowed(out))
+            }
+            None => Err(self.eof(what, self.pos() + whole(self.rest.len(), unit))),
+        }
     }
 
     fn at_end(&mut self) -> Result<bool> {
-        Ok(self.pos == self.slice.len())
+        Ok(self.rest.is_empty())
     }
 
     #[inline]
     fn take_if(&mut self, n: usize, want: impl FnOnce(&[u8]) -> bool) -> Option<&'de [u8]> {
-        let b = self.slice.get(self.pos..self.pos.checked_add(n)?)?;
+        let (b, rest) = split(self.rest, n)?;
         if !want(b) {
             return None;
         }
-        self.pos += n;
+        self.rest = rest;
         Some(b)
     }
 
     #[inline]
     fn ahead(&self) -> &'de [u8] {
-        &self.slice[self.pos..]
+        self.rest
     }
 
     #[cold]
@@ -192,7 +200,9 @@ impl<'de> Read<'de> for SliceRead<'de> {
 
     fn set_limit(&mut self, limit: usize) {
         if limit < self.slice.len() {
+            let read = self.pos();
             self.slice = &self.slice[..limit];
+            self.rest = &self.slice[read.min(limit)..];
             self.limit = Some(limit);
         }
     }
