@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 include!("common/world_data.rs");
 
-const MODES: [&str; 9] = [
+const MODES: [&str; 10] = [
     "godot_bin/encode",
     "postcard/encode",
     "godot_bin/encode_into",
@@ -25,6 +25,7 @@ const MODES: [&str; 9] = [
     "godot_bin/borrowed",
     "postcard/borrowed",
     "godot_bin/variant",
+    "godot_bin/to_variant",
 ];
 
 fn run(mode: &str, w: &World, g: &[u8], p: &[u8], buf: &mut Vec<u8>) {
@@ -38,6 +39,7 @@ fn run(mode: &str, w: &World, g: &[u8], p: &[u8], buf: &mut Vec<u8>) {
         "godot_bin/borrowed" => godot_bin_borrowed(black_box(g)),
         "postcard/borrowed" => postcard_borrowed(black_box(p)),
         "godot_bin/variant" => drop(black_box(godot_bin_variant(black_box(g)))),
+        "godot_bin/to_variant" => drop(black_box(godot_bin_to_variant(black_box(&MOVE)))),
         _ => unreachable!(),
     }
 }
@@ -83,6 +85,26 @@ fn postcard_borrowed(p: &[u8]) {
 #[inline(never)]
 fn godot_bin_variant(g: &[u8]) -> godot_bin::Variant {
     godot_bin::from_slice(g).unwrap()
+}
+
+/// A movement update's RPC arguments, as `Config::to_variant` takes them.
+const MOVE: (Vector3, Vector3, i64, bool) = (
+    Vector3 {
+        x: 12.5,
+        y: 0.0,
+        z: -3.25,
+    },
+    Vector3 {
+        x: 1.0,
+        y: 0.0,
+        z: 0.5,
+    },
+    1_234_567,
+    true,
+);
+#[inline(never)]
+fn godot_bin_to_variant(args: &(Vector3, Vector3, i64, bool)) -> godot_bin::Variant {
+    godot_bin::Config::new().to_variant(args).unwrap()
 }
 
 fn main() {

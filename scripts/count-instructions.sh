@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Instructions per world snapshot (benches/instructions.rs) under callgrind: typed
 # encode (to a new Vec, and into a reused one), typed decode, borrowed decode and
-# `Variant` decode, for godot_bin and postcard. Each figure is (count of N=20 runs -
+# `Variant` decode, for godot_bin and postcard; and `Config::to_variant` of an RPC's
+# movement arguments. Each figure is (count of N=20 runs -
 # count of N=10 runs) / 10, so setup is taken off. Unlike timings on this machine,
 # these do not move from run to run, but they do move with how the program built
 # around the operation leaves the heap. `encode` repeats `to_vec` of one snapshot,
@@ -32,3 +33,4 @@ for op in encode encode_into decode borrowed; do
   echo "| $op | $g | $p | $(awk -v g="$g" -v p="$p" 'BEGIN { printf "%.2f", g / p }') |"
 done
 echo "| variant (decode to Variant) | $(per_run godot_bin/variant) | | |"
+echo "| to_variant of a (Vector3, Vector3, i64, bool) tuple | $(per_run godot_bin/to_variant) | | |"

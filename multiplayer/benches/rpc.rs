@@ -15,65 +15,10 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, Criterion};
 use godot_bin::{Config, Dialect, Dictionary, Variant, Vector3};
 use godot_bin_multiplayer::{
-    Call, CallRef, Delivery, Event, NodeRef, Packet, RemoteCall, RpcNames, Scene, Session, Target,
+    Call, CallRef, Delivery, Event, NodeRef, Packet, RemoteCall, RpcNames, Session, Target,
 };
 
-/// The node's rpc methods, as `multiplayer/tests/oracle/bench_game4.gd` declares them.
-const METHODS: [&str; 3] = ["chat", "move", "state"];
-
-/// A unit of the state snapshot as a Rust server holds it: its fields are the keys
-/// of the engine's dictionary, in the same order.
-#[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
-struct Unit {
-    hp: i64,
-    pos: Vector3,
-    name: String,
-}
-
-/// The state snapshot as a Rust server holds it (the same bytes as `cases()`'s).
-fn units() -> BTreeMap<i64, Unit> {
-    (0..10)
-        .map(|i| {
-            let unit = Unit {
-                hp: 100 - i,
-                pos: Vector3::new(i as f32, 0.5, -(i as f32)),
-                name: format!("unit-{i}"),
-            };
-            (i, unit)
-        })
-        .collect()
-}
-
-/// The argument lists: a movement update, a chat line, and a state snapshot.
-fn cases() -> Vec<(&'static str, Vec<Variant>)> {
-    let mut state = Dictionary::new();
-    for i in 0..10 {
-        let mut entity = Dictionary::new();
-        entity.insert(Variant::from("hp"), Variant::Int(100 - i));
-        entity.insert(
-            Variant::from("pos"),
-            Variant::Vector3(Vector3::new(i as f32, 0.5, -(i as f32))),
-        );
-        entity.insert(Variant::from("name"), Variant::from(format!("unit-{i}")));
-        state.insert(Variant::Int(i), Variant::Dictionary(entity));
-    }
-    vec![
-        (
-            "move",
-            vec![
-                Variant::Vector3(Vector3::new(12.5, 0.0, -3.25)),
-                Variant::Vector3(Vector3::new(1.0, 0.0, 0.5)),
-                Variant::Int(1_234_567),
-                Variant::Bool(true),
-            ],
-        ),
-        (
-            "chat",
-            vec![Variant::from("hello everyone, gg!"), Variant::Int(42)],
-        ),
-        ("state", vec![Variant::Dictionary(state), Variant::Int(7)]),
-    ]
-}
+include!("common/rpc_cases.rs");
 
 fn data_dir() -> PathBuf {
     let target = std::env::var_os("CARGO_TARGET_DIR")
@@ -135,21 +80,9 @@ fn rpc(c: &mut Criterion) {
 /// is `bench_rpc_path.gd`.
 fn session(c: &mut Criterion) {
     let (v1, v2) = (Vector3::new(12.5, 0.0, -3.25), Vector3::new(1.0, 0.0, 0.5));
-    let mut server = Session::server(Scene::new().node("Game", METHODS));
-    server.connect(2);
-    let simplify = std::fs::read(data_dir().join("rpc-simplify.packet")).unwrap();
-    server.receive(2, Delivery::default(), &simplify).unwrap();
-    server
-        .rpc(Target::Peer(2), "Game", "move", &(v1, v2, 1_234_567, true))
-        .unwrap();
-    let confirm = Packet::ConfirmPath { valid: true, id: 1 };
-    server
-        .receive(2, Delivery::default(), &confirm.encode().unwrap())
-        .unwrap();
-    while server.poll_event().is_some() {}
-    while server.poll_transmit().is_some() {}
-    for (name, _) in cases() {
-        let packet = std::fs::read(data_dir().join(format!("rpc-{name}.packet"))).unwrap();
+    let mut server = server();
+    for (name, args) in cases() {
+        let packet = call_packet(name, args);
         let mut g = c.benchmark_group(format!("rpc/{name}"));
         g.bench_function("session_receive", |b| {
             b.iter(|| {

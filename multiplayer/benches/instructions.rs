@@ -1,0 +1,186 @@
+//! One RPC operation, repeated, for counting instructions under callgrind
+//! (`multiplayer/scripts/count-instructions.sh`), which, unlike this machine's
+//! timings, do not move from run to run. The cases are `benches/rpc.rs`'s.
+//!
+//! `<bench binary> MODE N` runs MODE N times. Modes, each for `move`, `chat` and
+//! `state` (`send/move`, ...):
+//! - `send`: `Session::rpc` with the arguments as a Rust tuple, out as a `Transmit`;
+//! - `receive`: a peer's call packet into `Session::receive`, out as an `Event::Call`;
+//! - `in_place`: the packet read by `Session::receive_call` into the handler's types;
+//! - `borrowed` (`chat` only): the same with the text borrowed, `(&str, i64)`;
+//! - `encode` and `decode`: the packet alone, `Packet::encode_into` and
+//!   `Packet::decode` (to `Variant`s);
+//! - `decode_in_place` (`move` only): `CallRef::decode` and `Args::get`.
+//!
+//! Run with no mode (as `cargo bench` does), it does each once and says how it is
+//! meant to be used.
+
+use std::collections::BTreeMap;
+use std::hint::black_box;
+
+use godot_bin::{Dictionary, Variant, Vector3};
+use godot_bin_multiplayer::{CallRef, Delivery, Event, Packet, Session, Target};
+
+include!("common/rpc_cases.rs");
+
+const MODES: [&str; 17] = [
+    "send/move",
+    "send/chat",
+    "send/state",
+    "receive/move",
+    "receive/chat",
+    "receive/state",
+    "in_place/move",
+    "in_place/chat",
+    "in_place/state",
+    "borrowed/chat",
+    "encode/move",
+    "encode/chat",
+    "encode/state",
+    "decode/move",
+    "decode/chat",
+    "decode/state",
+    "decode_in_place/move",
+];
+
+/// What one mode works on, made before the operation is repeated.
+struct Setup {
+    server: Session,
+    packet: Vec<u8>,
+    call: Packet,
+    out: Vec<u8>,
+    units: BTreeMap<i64, Unit>,
+}
+
+const MOVE: (Vector3, Vector3, i64, bool) = (
+    Vector3 {
+        x: 12.5,
+        y: 0.0,
+        z: -3.25,
+    },
+    Vector3 {
+        x: 1.0,
+        y: 0.0,
+        z: 0.5,
+    },
+    1_234_567,
+    true,
+);
+
+fn setup(case: &str) -> Setup {
+    let (_, args) = cases().into_iter().find(|(name, _)| *name == case).unwrap();
+    let packet = call_packet(case, args);
+    Setup {
+        server: server(),
+        call: Packet::decode(&packet).unwrap(),
+        packet,
+        out: Vec::new(),
+        units: units(),
+    }
+}
+
+// One function per operation, out of line: each compiles as it would in a program
+// that calls it, not folded into the loop.
+#[inline(never)]
+fn send(s: &mut Setup, case: &str) {
+    let server = &mut s.server;
+    match case {
+        "move" => server.rpc(Target::Peer(2), "Game", case, black_box(&MOVE)),
+        "chat" => server.rpc(
+            Target::Peer(2),
+            "Game",
+            case,
+            black_box(&("hello everyone, gg!", 42)),
+        ),
+        _ => server.rpc(Target::Peer(2), "Game", case, black_box(&(&s.units, 7))),
+    }
+    .unwrap();
+    black_box(server.poll_transmit().unwrap());
+}
+
+#[inline(never)]
+fn receive(s: &mut Setup) {
+    s.server
+        .receive(2, Delivery::default(), black_box(&s.packet))
+        .unwrap();
+    match s.server.poll_event() {
+        Some(Event::Call(call)) => drop(black_box(call)),
+        e => panic!("{e:?}"),
+    }
+}
+
+#[inline(never)]
+fn in_place(s: &mut Setup, borrowed: bool) {
+    let call = s
+        .server
+        .receive_call(2, Delivery::default(), black_box(&s.packet))
+        .unwrap()
+        .unwrap();
+    match call.method {
+        "move" => drop(black_box(
+            call.args.get::<(Vector3, Vector3, i64, bool)>().unwrap(),
+        )),
+        "chat" if borrowed => drop(black_box(call.args.get::<(&str, i64)>().unwrap())),
+        "chat" => drop(black_box(call.args.get::<(String, i64)>().unwrap())),
+        _ => drop(black_box(
+            call.args.get::<(BTreeMap<i64, Unit>, i64)>().unwrap(),
+        )),
+    }
+}
+
+#[inline(never)]
+fn encode(s: &mut Setup) {
+    s.out.clear();
+    black_box(&s.call).encode_into(&mut s.out).unwrap();
+    black_box(s.out.len());
+}
+
+#[inline(never)]
+fn decode(s: &Setup) {
+    drop(black_box(Packet::decode(black_box(&s.packet)).unwrap()));
+}
+
+#[inline(never)]
+fn decode_in_place(s: &Setup) {
+    let call = CallRef::decode(black_box(&s.packet)).unwrap().unwrap();
+    black_box((
+        call.method,
+        call.args.get::<(Vector3, Vector3, i64, bool)>().unwrap(),
+    ));
+}
+
+fn run(mode: &str, n: usize) {
+    let (op, case) = mode.split_once('/').unwrap();
+    let mut s = setup(case);
+    for _ in 0..n {
+        match op {
+            "send" => send(&mut s, case),
+            "receive" => receive(&mut s),
+            "in_place" => in_place(&mut s, false),
+            "borrowed" => in_place(&mut s, true),
+            "encode" => encode(&mut s),
+            "decode" => decode(&s),
+            "decode_in_place" => decode_in_place(&s),
+            _ => unreachable!(),
+        }
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some(mode) if MODES.contains(&mode) => {
+            let n = args.get(1).and_then(|n| n.parse().ok()).unwrap_or(1);
+            run(mode, n);
+        }
+        _ => {
+            for mode in MODES {
+                run(mode, 1);
+            }
+            println!(
+                "instructions: run as `<binary> MODE N` under callgrind \
+                 (multiplayer/scripts/count-instructions.sh); modes: {MODES:?}"
+            );
+        }
+    }
+}
