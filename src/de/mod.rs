@@ -823,6 +823,23 @@ fn visit<'de, V: Visitor<'de>>(s: Str<'de, '_>, visitor: V) -> Result<V::Value> 
     }
 }
 
+/// A String's text as Godot reads it from `bytes`, its length's worth (the padding
+/// after it left out): up to the first NUL, without a leading BOM, strict UTF-8. The
+/// deserializer's own reading of every String, for code that frames strings itself
+/// (the multiplayer package reads RPC arguments with it); short ASCII text is checked
+/// a word at a time, faster than `std::str::from_utf8` and a search for NUL.
+///
+/// ```
+/// use godot_bin::de::godot_str;
+/// assert_eq!(godot_str(b"hello").unwrap(), "hello");
+/// assert_eq!(godot_str(b"cut\0here").unwrap(), "cut");
+/// assert_eq!(godot_str("\u{feff}bom".as_bytes()).unwrap(), "bom");
+/// assert!(godot_str(b"\xff").is_err());
+/// ```
+pub fn godot_str(bytes: &[u8]) -> Result<&str> {
+    godot_utf8(bytes, 0)
+}
+
 /// Godot's string decoding: up to the first NUL, without a leading BOM, strict UTF-8.
 #[inline]
 fn godot_utf8(b: &[u8], at: usize) -> Result<&str> {
