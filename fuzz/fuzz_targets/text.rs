@@ -20,7 +20,7 @@ fuzz_target!(|data: &[u8]| {
     // with `]` in Godot 3, or ending in `\` in Godot 4, as it is): reading it back
     // must only not panic.
     if let Ok(file) = ConfigFile::parse(&s, dialect) {
-        let _ = ConfigFile::parse(&file.to_text(dialect), dialect);
+        let _ = ConfigFile::parse(&file.to_text(), dialect);
     }
 
     let Ok((v, used)) = text::parse_prefix(&s, dialect) else { return };

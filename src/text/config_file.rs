@@ -42,31 +42,44 @@ use crate::{Config, Dialect, Dictionary, Variant, DEFAULT_MAX_DEPTH};
 type Ordered<V> = LinkedHashMap<String, V, ahash::RandomState>;
 
 /// Sections of keys and values, in insertion order (the section `""` holds the keys
-/// written before any section header). Two files are equal when they hold the same
-/// sections and keys in the same order (the order is part of what `save` writes).
+/// written before any section header), kept as one engine's ConfigFile keeps them:
+/// the dialect's. Godot 4 puts the section `""` first and drops a section whose last
+/// key is erased; Godot 3 keeps both where they are. Two files are equal when they
+/// have the same dialect and hold the same sections and keys in the same order (the
+/// order is part of what `save` writes). The default is an empty Godot 3 file, as
+/// [`Dialect`]'s default is Godot 3.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ConfigFile {
+    dialect: Dialect,
     sections: Ordered<Ordered<Variant>>,
 }
 
 impl ConfigFile {
-    /// An empty file.
-    pub fn new() -> Self {
-        ConfigFile::default()
+    /// An empty file that `dialect`'s engine's calls fill.
+    pub fn new(dialect: Dialect) -> Self {
+        ConfigFile {
+            dialect,
+            sections: Ordered::default(),
+        }
+    }
+
+    /// The engine whose ConfigFile this one acts as.
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
     }
 
     /// Reads `text` as `ConfigFile.parse` in `dialect` does (`load` is the same on
     /// the file's text). A key set to `null` is erased, as the engine does.
     pub fn parse(text: &str, dialect: Dialect) -> Result<Self> {
-        let mut file = ConfigFile::new();
-        file.merge(text, dialect)?;
+        let mut file = ConfigFile::new(dialect);
+        file.merge(text)?;
         Ok(file)
     }
 
     /// Reads more `text` into this file, as the engine's `parse` does into a
     /// ConfigFile that already holds values.
-    pub fn merge(&mut self, text: &str, dialect: Dialect) -> Result<()> {
-        read(text, dialect, self)
+    pub fn merge(&mut self, text: &str) -> Result<()> {
+        read(text, self)
     }
 
     /// The value of `key` in `section`.
@@ -75,17 +88,18 @@ impl ConfigFile {
     }
 
     /// Sets `key` in `section`; as in Godot, `null` erases the key (and the section
-    /// when it is left empty). A new `""` section goes first (Godot 4 writes it first);
-    /// a key set again keeps its place.
+    /// when it is left empty, in both dialects). A key set again keeps its place; a
+    /// new section goes last, but in Godot 4 a new `""` section goes first (Godot 4
+    /// writes its keys before any section header).
     pub fn set_value(&mut self, section: &str, key: &str, value: impl Into<Variant>) {
         let value = value.into();
         if value.is_nil() {
-            self.erase_section_key(section, key);
+            self.erase(section, key);
             return;
         }
         if !self.sections.contains_key(section) {
             self.sections.insert(section.to_owned(), Ordered::default());
-            if section.is_empty() {
+            if section.is_empty() && self.dialect == Dialect::Godot4 {
                 self.sections.to_front(section);
             }
         }
@@ -94,8 +108,21 @@ impl ConfigFile {
         }
     }
 
-    /// Removes a key; a section left empty goes too.
+    /// Removes a key. A section left empty goes too in Godot 4; Godot 3 keeps it (and
+    /// `save` writes its header).
     pub fn erase_section_key(&mut self, section: &str, key: &str) {
+        match self.dialect {
+            Dialect::Godot4 => self.erase(section, key),
+            Dialect::Godot2 | Dialect::Godot3 => {
+                if let Some(keys) = self.sections.get_mut(section) {
+                    keys.remove(key);
+                }
+            }
+        }
+    }
+
+    /// Removes a key, and its section when that is left empty.
+    fn erase(&mut self, section: &str, key: &str) {
         if let Some(keys) = self.sections.get_mut(section) {
             keys.remove(key);
             if keys.is_empty() {
@@ -127,9 +154,10 @@ impl ConfigFile {
             .flat_map(|keys| keys.iter().map(|(k, v)| (k.as_str(), v)))
     }
 
-    /// The text `ConfigFile.save` writes for this content in `dialect` (Godot 3 as
-    /// 3.5+ writes it: keys that need it quoted).
-    pub fn to_text(&self, dialect: Dialect) -> String {
+    /// The text `ConfigFile.save` writes for this content (Godot 3 as 3.5+ writes it:
+    /// keys that need it quoted).
+    pub fn to_text(&self) -> String {
+        let dialect = self.dialect;
         let mut out = String::new();
         for (i, (section, keys)) in self.sections.iter().enumerate() {
             if i > 0 {
@@ -169,8 +197,8 @@ impl ConfigFile {
 
     /// The reverse of [`to_dictionary`](Self::to_dictionary): String keys whose values
     /// are Dictionaries become sections, other keys go to section `""`.
-    pub fn from_dictionary(d: &Dictionary) -> Result<Self> {
-        let mut file = ConfigFile::new();
+    pub fn from_dictionary(d: &Dictionary, dialect: Dialect) -> Result<Self> {
+        let mut file = ConfigFile::new(dialect);
         for (k, v) in d.iter() {
             let Some(name) = k.as_str() else {
                 return Err(not_a_name(k));
@@ -191,8 +219,9 @@ impl ConfigFile {
     }
 }
 
-/// Reads ConfigFile `text` into `into`, as `ConfigFile.parse` does.
-fn read(text: &str, dialect: Dialect, into: &mut ConfigFile) -> Result<()> {
+/// Reads ConfigFile `text` into `into`, as `ConfigFile.parse` in its dialect does.
+fn read(text: &str, into: &mut ConfigFile) -> Result<()> {
+    let dialect = into.dialect;
     // A byte order mark is not text (the engine's strings drop it); offsets still
     // count in the caller's text.
     let whole = text.len();
@@ -266,7 +295,7 @@ fn section_name(p: &mut Parser<'_>, g4: bool) -> super::lexer::Res<String> {
         if c == ']' && !(g4 && escaping) {
             break;
         }
-        escaping = g4 && c == '\\' && !escaping;
+        escaping = g4 && c == '\\';
         name.push(c);
     }
     let name = name.trim_matches(|c: char| (c as u32) <= 32);
@@ -307,5 +336,5 @@ pub fn to_string<T: ?Sized + Serialize>(value: &T, dialect: Dialect) -> Result<S
             expected: "a struct or map of sections".to_owned(),
         }));
     };
-    Ok(ConfigFile::from_dictionary(d)?.to_text(dialect))
+    Ok(ConfigFile::from_dictionary(d, dialect)?.to_text())
 }
