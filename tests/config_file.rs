@@ -4,43 +4,13 @@
 //! files `save` wrote for contents built in GDScript.
 
 mod common;
-
-use std::collections::BTreeMap;
+#[path = "common/config_reads.rs"]
+mod config_reads;
 
 use common::*;
+use config_reads::has_object;
 use godot_bin::text::config_file::ConfigFile;
-use godot_bin::{Config, Dialect, Variant};
-
-#[derive(serde::Deserialize)]
-struct Line {
-    file: String,
-    via: String,
-    #[serde(default)]
-    err: Option<i64>,
-    #[serde(default)]
-    sections: Vec<String>,
-    #[serde(default)]
-    section: String,
-    #[serde(default)]
-    key: String,
-    #[serde(default)]
-    hex: String,
-}
-
-/// What the engine read from one input: its error code, sections, and keys (section,
-/// key, value bytes).
-type Expected = (i64, Vec<String>, Vec<(String, String, String)>);
-
-fn has_object(v: &Variant) -> bool {
-    matches!(v, Variant::Object(_) | Variant::ResourceRef(_))
-        || v.as_array().is_some_and(|a| a.iter().any(has_object))
-        || v.as_dictionary()
-            .is_some_and(|d| d.iter().any(|(k, v)| has_object(k) || has_object(v)))
-}
-
-fn text(hex: &str) -> String {
-    String::from_utf8(unhex(hex)).unwrap()
-}
+use godot_bin::{Dialect, Variant};
 
 fn dir(engine: &str) -> std::path::PathBuf {
     root().join("tests/fixtures/configfile").join(engine)
@@ -55,79 +25,12 @@ fn input(name: &str) -> String {
 /// same values (bytes), and refused where the engine refused it.
 fn reads_like(engine: &str, dialect: Dialect) {
     let log = std::fs::read_to_string(dir(engine).join("load.jsonl")).unwrap();
-    let cfg = Config::new().dialect(dialect);
-    let mut expected: BTreeMap<String, Expected> = BTreeMap::new();
-    for line in log.lines().filter(|l| l.starts_with('{')) {
-        let l: Line = serde_json::from_str(line).unwrap();
-        if l.via != "parse" {
-            continue;
-        }
-        let e = expected.entry(l.file.clone()).or_default();
-        match l.err {
-            Some(err) => {
-                e.0 = err;
-                e.1 = l.sections.iter().map(|s| text(s)).collect();
-            }
-            None => e.2.push((text(&l.section), text(&l.key), l.hex)),
-        }
-    }
+    let expected = config_reads::parsed(&log);
     assert!(expected.len() > 30, "{engine}: {} inputs", expected.len());
-    let mut failures = Vec::new();
-    for (file, (err, sections, keys)) in &expected {
-        let ours = ConfigFile::parse(&input(file), dialect);
-        match (ours, *err) {
-            (Ok(f), 0) => {
-                let ours_sections: Vec<&str> = f.sections().collect();
-                if ours_sections != *sections {
-                    failures.push(format!(
-                        "{file}: sections {ours_sections:?}, engine {sections:?}"
-                    ));
-                }
-                let mut ours_keys = Vec::new();
-                for s in f.sections() {
-                    for (k, v) in f.section(s) {
-                        let hex = cfg.to_vec(v).map(|b| hex(&b)).unwrap_or_default();
-                        ours_keys.push((s.to_owned(), k.to_owned(), hex, has_object(v)));
-                    }
-                }
-                // The engine instantiates objects with all their properties and loads
-                // resources; the crate keeps them as written: their bytes differ.
-                let keys: Vec<_> = keys
-                    .iter()
-                    .zip(&ours_keys)
-                    .map(|(e, o)| {
-                        if o.3 {
-                            (o.0.clone(), o.1.clone(), o.2.clone())
-                        } else {
-                            e.clone()
-                        }
-                    })
-                    .collect();
-                let ours_keys: Vec<_> = ours_keys
-                    .into_iter()
-                    .map(|(s, k, h, _)| (s, k, h))
-                    .collect();
-                if ours_keys != keys {
-                    let first = ours_keys
-                        .iter()
-                        .zip(&keys)
-                        .find(|(a, b)| a != b)
-                        .map(|(a, b)| format!("crate {a:?}, engine {b:?}"))
-                        .unwrap_or_else(|| {
-                            format!("{} keys, engine {}", ours_keys.len(), keys.len())
-                        });
-                    failures.push(format!("{file}: {first}"));
-                }
-            }
-            // Godot 3's legacy `InputEvent(KEY, ...)` text is not read (see the README).
-            (Err(e), 0) if e.to_string().contains("'InputEvent'") => {}
-            (Err(_), 0) => failures.push(format!("{file}: refused, the engine read it")),
-            // The crate's Godot 3 grammar is 3.4+'s: 3.2.3 lacks Godot 4's spellings.
-            (Ok(_), _) if engine == "godot3.2" && file.ends_with("4.cfg") => {}
-            (Ok(_), _) => failures.push(format!("{file}: read, the engine refused it ({err})")),
-            (Err(_), _) => {}
-        }
-    }
+    let failures: Vec<String> = expected
+        .iter()
+        .filter_map(|(file, e)| config_reads::differs(engine, dialect, file, &input(file), e))
+        .collect();
     assert!(failures.is_empty(), "{engine}:\n{}", failures.join("\n"));
 }
 

@@ -4,10 +4,16 @@
 //! crate and by each engine (`tests/oracle/cfgops.gd`, `cfgops4.gd`). The engine's saved
 //! text must be the crate's `to_text`, byte for byte; and the crate's `parse` of that
 //! text, written again, must be what the engine's own `parse` and save make of it (or
-//! fail where the engine fails). The seed is printed; `GODOT_RANDOM_SEED=n`
-//! repeats a run, `GODOT_RANDOM_COUNT=n` sets how many cases.
+//! fail where the engine fails). And those texts, mutated where the reader looks
+//! (brackets, quotes, backslashes, `=`, `;`, line ends, NULs, BOMs cut in or out), are
+//! read by the engine's `parse` (`tests/oracle/cfgload.gd`, `cfgload4.gd`) and the
+//! crate's alike: the same sections, keys and values, or refused by both. The seed is
+//! printed; `GODOT_RANDOM_SEED=n` repeats a run, `GODOT_RANDOM_COUNT=n` sets how many
+//! cases.
 
 mod common;
+#[path = "common/config_reads.rs"]
+mod config_reads;
 #[path = "common/random.rs"]
 mod random;
 
@@ -183,6 +189,81 @@ fn engine_agrees(name: &str, dialect: Dialect) {
         differ.len(),
         differ[..differ.len().min(5)].join("\n")
     );
+}
+
+/// What the reader looks for, to cut into a file.
+const STIRS: &[&str] = &[
+    "[", "]", "\"", "\\", "=", ";", "\n", " ", "{", "}", "(", ")", ",", ":", "é", "\u{feff}", "\t",
+    "\r", "0", "a", "null", "\\]", "&", "@", "^", "\0", "[s]\n", "k=", "\"k\"=",
+];
+
+/// `text` with one to three characters or runs put in, taken out or replaced.
+fn mutate(text: &str, rng: &mut Rng) -> String {
+    let mut chars: Vec<char> = text.chars().collect();
+    for _ in 0..1 + rng.below(3) {
+        let at = rng.below(chars.len() + 1);
+        let stir: Vec<char> = rng.pick(STIRS).chars().collect();
+        match rng.below(3) {
+            0 => drop(chars.splice(at..at, stir)),
+            1 => drop(chars.drain(at..(at + 1 + rng.below(4)).min(chars.len()))),
+            _ => drop(chars.splice(at..(at + 1).min(chars.len()), stir)),
+        }
+    }
+    chars.into_iter().collect()
+}
+
+fn mutants_read_alike(name: &str, dialect: Dialect) {
+    let Some(engine) = engine(name) else { return };
+    let seed = random::seed();
+    let count = random_count(300);
+    eprintln!("{name}: {count} mutated ConfigFile texts, GODOT_RANDOM_SEED={seed}");
+    let mut rng = Rng::new(seed);
+    let dir = tempdir();
+    let inputs = dir.join("in");
+    std::fs::create_dir_all(&inputs).unwrap();
+    let mut texts = std::collections::BTreeMap::new();
+    while texts.len() < count {
+        let base = apply(&case(&mut rng, dialect), dialect).to_text();
+        if base.is_empty() {
+            continue;
+        }
+        let text = mutate(&base, &mut rng);
+        let file = format!("m{:05}.cfg", texts.len());
+        std::fs::write(inputs.join(&file), &text).unwrap();
+        texts.insert(file, text);
+    }
+    let (script, godot4) = match dialect {
+        Dialect::Godot4 => ("tests/oracle/cfgload4.gd", true),
+        _ => ("tests/oracle/cfgload.gd", false),
+    };
+    let source = std::fs::read_to_string(root().join(script)).unwrap();
+    let out = run_script(&engine, godot4, &source, &[("CFG_IN", &inputs)]);
+    let _ = std::fs::remove_dir_all(&dir);
+    let expected = config_reads::parsed(&out);
+    assert_eq!(expected.len(), count, "engine output:\n{out}");
+    let differ: Vec<String> = texts
+        .iter()
+        .filter_map(|(file, text)| {
+            let why = config_reads::differs(name, dialect, file, text, &expected[file])?;
+            Some(format!("  {text:?}\n    {why}"))
+        })
+        .collect();
+    assert!(
+        differ.is_empty(),
+        "{name}: {} of {count} mutated texts read otherwise (GODOT_RANDOM_SEED={seed}):\n{}",
+        differ.len(),
+        differ[..differ.len().min(5)].join("\n")
+    );
+}
+
+#[test]
+fn mutated_texts_read_as_godot_3_6_reads_them() {
+    mutants_read_alike("godot3.6", Dialect::Godot3);
+}
+
+#[test]
+fn mutated_texts_read_as_godot_4_6_reads_them() {
+    mutants_read_alike("godot4", Dialect::Godot4);
 }
 
 #[test]

@@ -227,6 +227,9 @@ fn read(text: &str, into: &mut ConfigFile) -> Result<()> {
     let whole = text.len();
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let bom = whole - text.len();
+    // The engine's text ends at a NUL (its strings do), in a comment or a section
+    // header as anywhere.
+    let text = text.split('\0').next().unwrap_or(text);
     let mut p = Parser::new(text, dialect, DEFAULT_MAX_DEPTH);
     let g4 = dialect == Dialect::Godot4;
     let mut section = String::new();
@@ -234,8 +237,7 @@ fn read(text: &str, into: &mut ConfigFile) -> Result<()> {
         let mut key = String::new();
         loop {
             p.lex.start = p.lex.pos;
-            // The engine's reader ends at a NUL as at the end of the text.
-            let Some(c) = p.lex.bump().filter(|c| *c != '\0') else {
+            let Some(c) = p.lex.bump() else {
                 return Ok(());
             };
             match c {

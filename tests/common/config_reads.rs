@@ -1,0 +1,190 @@
+//! What an engine's ConfigFile reader oracle (`tests/oracle/cfgload.gd`, `cfgload4.gd`)
+//! printed for the inputs it `parse()`d, and whether the crate's `ConfigFile::parse`
+//! reads each input the same way. Shared by `tests/config_file.rs` (the engine's
+//! fixtures) and `tests/random_config_file.rs` (live runs on mutated files).
+
+use std::collections::BTreeMap;
+
+use godot_bin::text::config_file::ConfigFile;
+use godot_bin::{Config, ContainerType, Dialect, Variant};
+
+use crate::common::{hex, same_bytes, unhex};
+
+#[derive(serde::Deserialize)]
+struct Line {
+    file: String,
+    via: String,
+    #[serde(default)]
+    err: Option<i64>,
+    #[serde(default)]
+    sections: Vec<String>,
+    #[serde(default)]
+    section: String,
+    #[serde(default)]
+    key: String,
+    #[serde(default)]
+    hex: String,
+}
+
+/// What the engine read from one input: its error code, sections, and keys (section,
+/// key, value bytes).
+pub type Expected = (i64, Vec<String>, Vec<(String, String, String)>);
+
+/// Objects and resources: the engine instantiates them with all their properties (and
+/// loads resources); the crate keeps them as written.
+pub fn has_object(v: &Variant) -> bool {
+    matches!(v, Variant::Object(_) | Variant::ResourceRef(_))
+        || v.as_array().is_some_and(|a| a.iter().any(has_object))
+        || v.as_dictionary()
+            .is_some_and(|d| d.iter().any(|(k, v)| has_object(k) || has_object(v)))
+}
+
+/// Whether `v` holds a NodePath (whose padding Godot 3 leaves unwritten).
+fn has_nodepath(v: &Variant) -> bool {
+    match v {
+        Variant::NodePath(_) => true,
+        Variant::Array(a) => a.iter().any(has_nodepath),
+        Variant::TypedArray(a) => a.items.iter().any(has_nodepath),
+        Variant::Dictionary(d) => d.iter().any(|(k, v)| has_nodepath(k) || has_nodepath(v)),
+        Variant::TypedDictionary(d) => d
+            .entries
+            .iter()
+            .any(|(k, v)| has_nodepath(k) || has_nodepath(v)),
+        _ => false,
+    }
+}
+
+/// Whether `v` holds a container typed with a class. Godot 4 reads a class it does
+/// not know (`Array[Nod]`) as no type at all, and keeps elements such a type would
+/// refuse; the crate does not know the engine's classes and keeps the type (the
+/// README's list of differences).
+fn has_class_type(v: &Variant) -> bool {
+    let class = |t: &Option<ContainerType>| matches!(t, Some(ContainerType::Class(_)));
+    match v {
+        Variant::Array(a) => a.iter().any(has_class_type),
+        Variant::TypedArray(a) => {
+            matches!(a.element, ContainerType::Class(_)) || a.items.iter().any(has_class_type)
+        }
+        Variant::Dictionary(d) => d
+            .iter()
+            .any(|(k, v)| has_class_type(k) || has_class_type(v)),
+        Variant::TypedDictionary(d) => {
+            class(&d.key)
+                || class(&d.value)
+                || d.entries
+                    .iter()
+                    .any(|(k, v)| has_class_type(k) || has_class_type(v))
+        }
+        _ => false,
+    }
+}
+
+/// Whether `v` holds text that starts with a BOM: the crate writes that BOM twice, so
+/// that the engine's decoder, which drops one, reads the text back (the README's list
+/// of differences); the engine writes it once.
+fn has_leading_bom(v: &Variant) -> bool {
+    let bom = |s: &str| s.starts_with('\u{feff}');
+    match v {
+        Variant::String(s) | Variant::StringName(godot_bin::StringName(s)) => bom(s),
+        Variant::PoolStringArray(a) => a.0.iter().any(|s| bom(s)),
+        Variant::Array(a) => a.iter().any(has_leading_bom),
+        Variant::TypedArray(a) => a.items.iter().any(has_leading_bom),
+        Variant::Dictionary(d) => d
+            .iter()
+            .any(|(k, v)| has_leading_bom(k) || has_leading_bom(v)),
+        Variant::TypedDictionary(d) => d
+            .entries
+            .iter()
+            .any(|(k, v)| has_leading_bom(k) || has_leading_bom(v)),
+        _ => false,
+    }
+}
+
+/// Whether the crate's `ours` is what the engine read as the bytes `engine`.
+fn same_value(cfg: Config, ours: &Variant, engine: &str) -> bool {
+    let engine = unhex(engine);
+    let bytes = |v: &Variant| cfg.to_vec(v).unwrap_or_default();
+    same_bytes(&bytes(ours), &engine, has_nodepath(ours))
+        || cfg.get_dialect() == Dialect::Godot4 && has_class_type(ours)
+        || has_leading_bom(ours)
+}
+
+/// UTF-8 hex as text.
+pub fn text(hex: &str) -> String {
+    String::from_utf8(unhex(hex)).unwrap()
+}
+
+/// The oracle's `parse()` results in `log`, by file name.
+pub fn parsed(log: &str) -> BTreeMap<String, Expected> {
+    let mut expected: BTreeMap<String, Expected> = BTreeMap::new();
+    for line in log.lines().filter(|l| l.starts_with('{')) {
+        let l: Line = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        if l.via != "parse" {
+            continue;
+        }
+        let e = expected.entry(l.file.clone()).or_default();
+        match l.err {
+            Some(err) => {
+                e.0 = err;
+                e.1 = l.sections.iter().map(|s| text(s)).collect();
+            }
+            None => e.2.push((text(&l.section), text(&l.key), l.hex)),
+        }
+    }
+    expected
+}
+
+/// How the crate's reading of `src` (the input `file`) differs from what `engine` read
+/// (`expected`), if it does: the same sections and keys, the same values (bytes), and
+/// refused where the engine refused it.
+pub fn differs(
+    engine: &str,
+    dialect: Dialect,
+    file: &str,
+    src: &str,
+    expected: &Expected,
+) -> Option<String> {
+    let (err, sections, keys) = expected;
+    let cfg = Config::new().dialect(dialect);
+    match (ConfigFile::parse(src, dialect), *err) {
+        (Ok(f), 0) => {
+            let ours_sections: Vec<&str> = f.sections().collect();
+            if ours_sections != *sections {
+                return Some(format!(
+                    "{file}: sections {ours_sections:?}, engine {sections:?}"
+                ));
+            }
+            let ours_keys: Vec<(&str, &str, &Variant)> = f
+                .sections()
+                .flat_map(|s| f.section(s).map(move |(k, v)| (s, k, v)))
+                .collect();
+            // Objects and resources: the engine instantiates them (and loads
+            // resources); the crate keeps them as written, so their bytes differ.
+            let differ = ours_keys
+                .iter()
+                .zip(keys)
+                .find(|((s, k, v), (es, ek, eh))| {
+                    s != es || k != ek || !(has_object(v) || same_value(cfg, v, eh))
+                });
+            match differ {
+                None if ours_keys.len() == keys.len() => None,
+                None => Some(format!(
+                    "{file}: {} keys, engine {}",
+                    ours_keys.len(),
+                    keys.len()
+                )),
+                Some(((s, k, v), e)) => Some(format!(
+                    "{file}: crate {:?}, engine {e:?}",
+                    (s, k, cfg.to_vec(*v).map(|b| hex(&b)).unwrap_or_default())
+                )),
+            }
+        }
+        // Godot 3's legacy `InputEvent(KEY, ...)` text is not read (see the README).
+        (Err(e), 0) if e.to_string().contains("'InputEvent'") => None,
+        (Err(e), 0) => Some(format!("{file}: refused ({e}), the engine read it")),
+        // The crate's Godot 3 grammar is 3.4+'s: 3.2.3 lacks Godot 4's spellings.
+        (Ok(_), _) if engine == "godot3.2" && file.ends_with("4.cfg") => None,
+        (Ok(_), err) => Some(format!("{file}: read, the engine refused it ({err})")),
+        (Err(_), _) => None,
+    }
+}
