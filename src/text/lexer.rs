@@ -93,8 +93,10 @@ impl<'a> Lexer<'a> {
     }
 
     /// Whether the input is used up (the engine's `is_eof` after a read).
+    /// At the end of the text, or at a NUL, which ends the engine's text (its strings
+    /// stop there).
     pub(crate) fn at_end(&self) -> bool {
-        self.pos >= self.src.len()
+        !matches!(self.src.as_bytes().get(self.pos), Some(&b) if b != 0)
     }
 
     pub(crate) fn rest(&self) -> &'a str {
@@ -391,7 +393,7 @@ pub(crate) fn strtod(s: &str) -> f64 {
         dec_pt - 18
     } else {
         dec_pt - mant_size as i64
-    };
+    } as i32;
     if mant_size == 0 {
         return if negative { -0.0 } else { 0.0 };
     }
@@ -415,15 +417,16 @@ pub(crate) fn strtod(s: &str) -> f64 {
         if !b.get(j).is_some_and(u8::is_ascii_digit) {
             return if negative { -fraction } else { fraction };
         }
-        let mut e: i64 = 0;
+        // The engine's exponent is a C `int`: it wraps (`1e4294967297` is 10.0).
+        let mut e: i32 = 0;
         while let Some(d) = b.get(j).filter(|d| d.is_ascii_digit()) {
-            e = (e * 10 + i64::from(d - b'0')).min(1 << 40);
+            e = e.wrapping_mul(10).wrapping_add(i32::from(d - b'0'));
             j += 1;
         }
         exp = if exp_negative {
-            frac_exp - e
+            frac_exp.wrapping_sub(e)
         } else {
-            frac_exp + e
+            frac_exp.wrapping_add(e)
         };
     }
     let exp_negative = exp < 0;

@@ -8,7 +8,8 @@ use super::lexer::{Fail, Lexer, Res, Tok};
 use crate::types::*;
 use crate::value::TypedDictionary;
 use crate::value::{
-    c_int32, c_int64, conform_all, ContainerType, Dictionary, Object, ResourceRef, TypedArray,
+    c_int32, c_int64, c_uint64, conform_all, ContainerType, Dictionary, Object, ResourceRef,
+    TypedArray,
 };
 use crate::{Dialect, Variant, VariantType};
 
@@ -334,7 +335,7 @@ impl<'a> Parser<'a> {
                     }
                     Tok::Float(f) => {
                         self.expect(Tok::ParenClose, "Expected ')'")?;
-                        Variant::Rid(Rid(f as u64))
+                        Variant::Rid(Rid(c_uint64(f)))
                     }
                     _ => return self.fail("Expected number as argument or ')'"),
                 }

@@ -160,6 +160,18 @@ pub(crate) fn c_int64(f: f64) -> i64 {
     }
 }
 
+/// C++'s `(uint64_t)double` as GCC compiles it for x86-64 (the engines' `RID(1e19)`):
+/// below 2^63 (NaN too) as `(int64_t)`, so negatives wrap; from 2^63 the same of the
+/// value less 2^63 with the top bit set, which makes 0 from 2^64 up.
+pub(crate) fn c_uint64(f: f64) -> u64 {
+    const TWO_63: f64 = 9.223_372_036_854_776e18;
+    if f.is_nan() || f < TWO_63 {
+        c_int64(f) as u64
+    } else {
+        c_int64(f - TWO_63) as u64 ^ 1 << 63
+    }
+}
+
 /// C++'s `(int32_t)double` (or float) on x86-64: truncation; NaN and out-of-range give
 /// `INT32_MIN`.
 pub(crate) fn c_int32(f: f64) -> i32 {

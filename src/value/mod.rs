@@ -17,7 +17,7 @@ mod sort;
 mod to_variant;
 mod typed;
 
-pub(crate) use conform::{c_int32, c_int64, conform_all};
+pub(crate) use conform::{c_int32, c_int64, c_uint64, conform_all};
 pub(crate) use de::VariantVisitor;
 pub use dictionary::{Dictionary, IntoIter as DictionaryIntoIter, Iter as DictionaryIter};
 pub use display::VariantDisplay;

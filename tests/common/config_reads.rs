@@ -6,9 +6,9 @@
 use std::collections::BTreeMap;
 
 use godot_bin::text::config_file::ConfigFile;
-use godot_bin::{Config, ContainerType, Dialect, Variant};
+use godot_bin::{Config, Dialect, Variant};
 
-use crate::common::{hex, same_bytes, unhex};
+use crate::common::{has_leading_bom, has_nodepath, hex, names_class_type, same_bytes, unhex};
 
 #[derive(serde::Deserialize)]
 struct Line {
@@ -39,74 +39,13 @@ pub fn has_object(v: &Variant) -> bool {
             .is_some_and(|d| d.iter().any(|(k, v)| has_object(k) || has_object(v)))
 }
 
-/// Whether `v` holds a NodePath (whose padding Godot 3 leaves unwritten).
-fn has_nodepath(v: &Variant) -> bool {
-    match v {
-        Variant::NodePath(_) => true,
-        Variant::Array(a) => a.iter().any(has_nodepath),
-        Variant::TypedArray(a) => a.items.iter().any(has_nodepath),
-        Variant::Dictionary(d) => d.iter().any(|(k, v)| has_nodepath(k) || has_nodepath(v)),
-        Variant::TypedDictionary(d) => d
-            .entries
-            .iter()
-            .any(|(k, v)| has_nodepath(k) || has_nodepath(v)),
-        _ => false,
-    }
-}
-
-/// Whether `v` holds a container typed with a class. Godot 4 reads a class it does
-/// not know (`Array[Nod]`) as no type at all, and keeps elements such a type would
-/// refuse; the crate does not know the engine's classes and keeps the type (the
-/// README's list of differences).
-fn has_class_type(v: &Variant) -> bool {
-    let class = |t: &Option<ContainerType>| matches!(t, Some(ContainerType::Class(_)));
-    match v {
-        Variant::Array(a) => a.iter().any(has_class_type),
-        Variant::TypedArray(a) => {
-            matches!(a.element, ContainerType::Class(_)) || a.items.iter().any(has_class_type)
-        }
-        Variant::Dictionary(d) => d
-            .iter()
-            .any(|(k, v)| has_class_type(k) || has_class_type(v)),
-        Variant::TypedDictionary(d) => {
-            class(&d.key)
-                || class(&d.value)
-                || d.entries
-                    .iter()
-                    .any(|(k, v)| has_class_type(k) || has_class_type(v))
-        }
-        _ => false,
-    }
-}
-
-/// Whether `v` holds text that starts with a BOM: the crate writes that BOM twice, so
-/// that the engine's decoder, which drops one, reads the text back (the README's list
-/// of differences); the engine writes it once.
-fn has_leading_bom(v: &Variant) -> bool {
-    let bom = |s: &str| s.starts_with('\u{feff}');
-    match v {
-        Variant::String(s) | Variant::StringName(godot_bin::StringName(s)) => bom(s),
-        Variant::PoolStringArray(a) => a.0.iter().any(|s| bom(s)),
-        Variant::Array(a) => a.iter().any(has_leading_bom),
-        Variant::TypedArray(a) => a.items.iter().any(has_leading_bom),
-        Variant::Dictionary(d) => d
-            .iter()
-            .any(|(k, v)| has_leading_bom(k) || has_leading_bom(v)),
-        Variant::TypedDictionary(d) => d
-            .entries
-            .iter()
-            .any(|(k, v)| has_leading_bom(k) || has_leading_bom(v)),
-        _ => false,
-    }
-}
-
-/// Whether the crate's `ours` is what the engine read as the bytes `engine`.
-fn same_value(cfg: Config, ours: &Variant, engine: &str) -> bool {
-    let engine = unhex(engine);
-    let bytes = |v: &Variant| cfg.to_vec(v).unwrap_or_default();
-    same_bytes(&bytes(ours), &engine, has_nodepath(ours))
-        || cfg.get_dialect() == Dialect::Godot4 && has_class_type(ours)
-        || has_leading_bom(ours)
+/// Whether the crate's `ours` is what the engine read as the bytes `engine`, or differs
+/// from it only as the README's list of differences says: a leading BOM written twice,
+/// and, when the text names a class as a typed container's type (`classes`), what
+/// Godot 4 makes of a class it does not know.
+fn same_value(cfg: Config, ours: &Variant, engine: &str, classes: bool) -> bool {
+    let bytes = cfg.to_vec(ours).unwrap_or_default();
+    same_bytes(&bytes, &unhex(engine), has_nodepath(ours)) || classes || has_leading_bom(ours)
 }
 
 /// UTF-8 hex as text.
@@ -146,6 +85,7 @@ pub fn differs(
 ) -> Option<String> {
     let (err, sections, keys) = expected;
     let cfg = Config::new().dialect(dialect);
+    let classes = dialect == Dialect::Godot4 && names_class_type(src);
     match (ConfigFile::parse(src, dialect), *err) {
         (Ok(f), 0) => {
             let ours_sections: Vec<&str> = f.sections().collect();
@@ -164,7 +104,7 @@ pub fn differs(
                 .iter()
                 .zip(keys)
                 .find(|((s, k, v), (es, ek, eh))| {
-                    s != es || k != ek || !(has_object(v) || same_value(cfg, v, eh))
+                    s != es || k != ek || !(has_object(v) || same_value(cfg, v, eh, classes))
                 });
             match differ {
                 None if ours_keys.len() == keys.len() => None,

@@ -417,3 +417,91 @@ pub fn ordered_by_address(v: &godot_bin::Variant) -> bool {
     d.iter()
         .any(|(k, x)| string_name_in_array(k) || ordered_by_address(k) || ordered_by_address(x))
 }
+
+/// Whether `v` holds a container typed with a class. Godot 4 reads a class it does
+/// not know (`Array[Nod]`) as no type at all, and keeps elements such a type would
+/// refuse; the crate does not know the engine's classes and keeps the type (the
+/// README's list of differences).
+pub fn has_class_type(v: &godot_bin::Variant) -> bool {
+    use godot_bin::{ContainerType, Variant};
+    let class = |t: &Option<ContainerType>| matches!(t, Some(ContainerType::Class(_)));
+    match v {
+        Variant::Array(a) => a.iter().any(has_class_type),
+        Variant::TypedArray(a) => {
+            matches!(a.element, ContainerType::Class(_)) || a.items.iter().any(has_class_type)
+        }
+        Variant::Dictionary(d) => d
+            .iter()
+            .any(|(k, v)| has_class_type(k) || has_class_type(v)),
+        Variant::TypedDictionary(d) => {
+            class(&d.key)
+                || class(&d.value)
+                || d.entries
+                    .iter()
+                    .any(|(k, v)| has_class_type(k) || has_class_type(v))
+        }
+        _ => false,
+    }
+}
+
+/// Whether `v` holds a NodePath (whose padding Godot 3 leaves unwritten).
+pub fn has_nodepath(v: &godot_bin::Variant) -> bool {
+    use godot_bin::Variant;
+    match v {
+        Variant::NodePath(_) => true,
+        Variant::Array(a) => a.iter().any(has_nodepath),
+        Variant::TypedArray(a) => a.items.iter().any(has_nodepath),
+        Variant::Dictionary(d) => d.iter().any(|(k, v)| has_nodepath(k) || has_nodepath(v)),
+        Variant::TypedDictionary(d) => d
+            .entries
+            .iter()
+            .any(|(k, v)| has_nodepath(k) || has_nodepath(v)),
+        _ => false,
+    }
+}
+
+/// Whether `v` holds text that starts with a BOM (a string, a StringName, a key, a
+/// NodePath's name): the crate writes that BOM twice, so that the engine's decoder,
+/// which drops one, reads the text back (the README's list of differences); the engine
+/// writes it once.
+pub fn has_leading_bom(v: &godot_bin::Variant) -> bool {
+    use godot_bin::Variant;
+    let bom = |s: &str| s.starts_with('\u{feff}');
+    match v {
+        Variant::String(s) | Variant::StringName(godot_bin::StringName(s)) => bom(s),
+        Variant::NodePath(p) => p.names().iter().chain(p.subnames()).any(|s| bom(s)),
+        Variant::PoolStringArray(a) => a.0.iter().any(|s| bom(s)),
+        Variant::Array(a) => a.iter().any(has_leading_bom),
+        Variant::TypedArray(a) => a.items.iter().any(has_leading_bom),
+        Variant::Dictionary(d) => d
+            .iter()
+            .any(|(k, v)| has_leading_bom(k) || has_leading_bom(v)),
+        Variant::TypedDictionary(d) => d
+            .entries
+            .iter()
+            .any(|(k, v)| has_leading_bom(k) || has_leading_bom(v)),
+        _ => false,
+    }
+}
+
+/// Whether Godot 4 `text` names a typed container's element, key or value type that is
+/// no built-in type: a class, known or not (`Array[Nod]`, `Dictionary[Strin, int]`).
+/// Godot 4 reads a class it does not know as no type at all; the crate keeps any name as
+/// a class (the README's list of differences), and so may drop or merge what the
+/// engine keeps.
+pub fn names_class_type(text: &str) -> bool {
+    let builtin: Vec<&str> = Dialect::Godot4
+        .types()
+        .iter()
+        .map(|t| t.name_in(Dialect::Godot4))
+        .collect();
+    ["Array[", "Dictionary["].iter().any(|open| {
+        text.split(open).skip(1).any(|rest| {
+            let names = rest.split(']').next().unwrap_or("");
+            names
+                .split(',')
+                .map(str::trim)
+                .any(|n| n != "Variant" && !builtin.contains(&n))
+        })
+    })
+}
