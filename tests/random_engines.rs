@@ -70,7 +70,7 @@ fn verdict(cfg: Config, godot32: bool, sent: &Variant, read: &Read) -> Option<St
         }
         .and_then(|p| cfg.to_vec(&p).map_err(|e| e.to_string()));
         match parsed {
-            Ok(b) if same_bytes(&b, &unhex(&read.parsed), true) => {}
+            Ok(b) if same_bytes(&b, &unhex(&read.parsed), has_nodepath(v)) => {}
             Ok(b) => {
                 return Some(format!(
                     "parsing the text: engine {}, crate {}",
@@ -82,7 +82,7 @@ fn verdict(cfg: Config, godot32: bool, sent: &Variant, read: &Read) -> Option<St
         }
     }
     // An engine re-encodes an Object it decoded as its own new instance: bytes differ.
-    if !has_object(v) && !same_bytes(&ours, &unhex(&read.hex), true) {
+    if !has_object(v) && !same_bytes(&ours, &unhex(&read.hex), has_nodepath(v)) {
         return Some(format!("bytes: engine {}, crate {}", read.hex, hex(&ours)));
     }
     None
