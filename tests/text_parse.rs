@@ -45,11 +45,9 @@ fn known_divergence(
             let Ok((v, _)) = text::parse_prefix(&format!("{cut})"), dialect) else {
                 return false;
             };
-            let bytes = Config::new()
-                .dialect(dialect)
-                .to_vec(&v)
-                .unwrap_or_default();
-            same_bytes(&bytes, &unhex(engine_hex), has_nodepath(&v))
+            let cfg = Config::new().dialect(dialect);
+            let bytes = cfg.to_vec(&v).unwrap_or_default();
+            engine_holds(cfg, &v, &bytes, &unhex(engine_hex))
         })
     };
     if ours.is_err()
@@ -150,7 +148,7 @@ fn judge(
                     None
                 } else {
                     match cfg.to_vec(v) {
-                        Ok(bytes) => (!same_bytes(&bytes, &unhex(&case.hex), has_nodepath(v)))
+                        Ok(bytes) => (!engine_holds(cfg, v, &bytes, &unhex(&case.hex)))
                             .then(|| format!("bytes: engine {}, crate {}", case.hex, hex(&bytes))),
                         Err(e) => Some(format!("the crate does not encode it: {e}")),
                     }

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use godot_bin::text::config_file::ConfigFile;
 use godot_bin::{Config, Dialect, Variant};
 
-use crate::common::{has_leading_bom, has_nodepath, hex, names_class_type, same_bytes, unhex};
+use crate::common::{engine_holds, has_leading_bom, hex, names_class_type, unhex};
 
 #[derive(serde::Deserialize)]
 struct Line {
@@ -45,7 +45,7 @@ pub fn has_object(v: &Variant) -> bool {
 /// Godot 4 makes of a class it does not know.
 fn same_value(cfg: Config, ours: &Variant, engine: &str, classes: bool) -> bool {
     let bytes = cfg.to_vec(ours).unwrap_or_default();
-    same_bytes(&bytes, &unhex(engine), has_nodepath(ours)) || classes || has_leading_bom(ours)
+    engine_holds(cfg, ours, &bytes, &unhex(engine)) || classes || has_leading_bom(ours)
 }
 
 /// UTF-8 hex as text.
@@ -85,7 +85,12 @@ pub fn differs(
 ) -> Option<String> {
     let (err, sections, keys) = expected;
     let cfg = Config::new().dialect(dialect);
-    let classes = dialect == Dialect::Godot4 && names_class_type(src);
+    // Section headers left out: their quotes are no string literals.
+    let values: Vec<&str> = src
+        .lines()
+        .filter(|l| !(l.trim_start().starts_with('[') && !l.contains('=')))
+        .collect();
+    let classes = dialect == Dialect::Godot4 && names_class_type(&values.join("\n"));
     match (ConfigFile::parse(src, dialect), *err) {
         (Ok(f), 0) => {
             let ours_sections: Vec<&str> = f.sections().collect();

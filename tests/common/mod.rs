@@ -88,6 +88,27 @@ pub const SETS: [(&str, Dialect, &str); 3] = [
     ),
 ];
 
+/// Whether the engine's bytes `engine` hold the value `v` that we wrote as `ours`: the
+/// same bytes; but where `v` holds a NodePath (whose padding Godot 3 leaves
+/// unwritten), bytes we wrote as 0 may differ, and then both must read back as exactly
+/// the same value (its `Debug` form: `-0.0`, StringName and typing apart), which the
+/// padding is not part of.
+pub fn engine_holds(
+    cfg: godot_bin::Config,
+    v: &godot_bin::Variant,
+    ours: &[u8],
+    engine: &[u8],
+) -> bool {
+    if !has_nodepath(v) {
+        return ours == engine;
+    }
+    let read = |b: &[u8]| {
+        cfg.from_slice::<godot_bin::Variant>(b)
+            .map(|w| format!("{w:?}"))
+    };
+    same_bytes(ours, engine, true) && read(engine).is_ok_and(|w| read(ours).is_ok_and(|o| o == w))
+}
+
 /// Our bytes equal the engine's, except that Godot 3 leaves NodePath padding
 /// uninitialised: there, only a byte we wrote as 0 may differ.
 pub fn same_bytes(ours: &[u8], engine: &[u8], has_nodepath: bool) -> bool {
@@ -495,8 +516,26 @@ pub fn names_class_type(text: &str) -> bool {
         .iter()
         .map(|t| t.name_in(Dialect::Godot4))
         .collect();
+    // Outside string literals only: `"Array[x"` names no type.
+    let (mut quoted, mut escaped) = (false, false);
+    let code: String = text
+        .chars()
+        .map(|c| {
+            let inside = quoted;
+            match c {
+                '\\' if quoted => escaped = !escaped,
+                '"' if !escaped => quoted = !quoted,
+                _ => escaped = false,
+            }
+            if inside || c == '"' {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect();
     ["Array[", "Dictionary["].iter().any(|open| {
-        text.split(open).skip(1).any(|rest| {
+        code.split(open).skip(1).any(|rest| {
             let names = rest.split(']').next().unwrap_or("");
             names
                 .split(',')
