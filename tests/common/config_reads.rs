@@ -88,7 +88,7 @@ pub fn differs(
     // Section headers left out: their quotes are no string literals.
     let values: Vec<&str> = src
         .lines()
-        .filter(|l| !(l.trim_start().starts_with('[') && !l.contains('=')))
+        .filter(|l| !l.trim_start().starts_with('[') || l.contains('='))
         .collect();
     let classes = dialect == Dialect::Godot4 && names_class_type(&values.join("\n"));
     match (ConfigFile::parse(src, dialect), *err) {
