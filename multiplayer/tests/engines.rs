@@ -408,9 +408,10 @@ async fn engine_clients(
         assert!(sent.len() > 200, "{}", sent.len());
         for ((method, hex), (m, args)) in sent.iter().zip(got) {
             assert_eq!(method, m);
+            // Exactly (`Debug`): `==` takes a String for a StringName.
             assert_eq!(
-                from_engine_hex(protocol, hex),
-                Variant::Array(args.clone()),
+                format!("{:?}", from_engine_hex(protocol, hex)),
+                format!("{:?}", Variant::Array(args.clone())),
                 "{method}"
             );
         }
@@ -431,7 +432,10 @@ async fn engine_clients(
         };
         match protocol {
             Protocol::Godot4 => assert_eq!(echoed, expected),
-            _ => assert_eq!(decoded(&echoed), decoded(&expected)),
+            _ => assert_eq!(
+                format!("{:?}", decoded(&echoed)),
+                format!("{:?}", decoded(&expected))
+            ),
         }
         // The greetings of the other client came through the relay.
         let from_other: Vec<(String, String)> = log
