@@ -197,21 +197,6 @@ const STIRS: &[&str] = &[
     "\r", "0", "a", "null", "\\]", "&", "@", "^", "\0", "[s]\n", "k=", "\"k\"=",
 ];
 
-/// `text` with one to three characters or runs put in, taken out or replaced.
-fn mutate(text: &str, rng: &mut Rng) -> String {
-    let mut chars: Vec<char> = text.chars().collect();
-    for _ in 0..1 + rng.below(3) {
-        let at = rng.below(chars.len() + 1);
-        let stir: Vec<char> = rng.pick(STIRS).chars().collect();
-        match rng.below(3) {
-            0 => drop(chars.splice(at..at, stir)),
-            1 => drop(chars.drain(at..(at + 1 + rng.below(4)).min(chars.len()))),
-            _ => drop(chars.splice(at..(at + 1).min(chars.len()), stir)),
-        }
-    }
-    chars.into_iter().collect()
-}
-
 fn mutants_read_alike(name: &str, dialect: Dialect) {
     let Some(engine) = engine(name) else { return };
     let seed = random::seed();
@@ -227,7 +212,7 @@ fn mutants_read_alike(name: &str, dialect: Dialect) {
         if base.is_empty() {
             continue;
         }
-        let text = mutate(&base, &mut rng);
+        let text = random::mutate_text(&base, STIRS, &mut rng);
         let file = format!("m{:05}.cfg", texts.len());
         std::fs::write(inputs.join(&file), &text).unwrap();
         texts.insert(file, text);

@@ -300,21 +300,6 @@ const STIRS: &[&str] = &[
     "\t",
 ];
 
-/// `text` with one to three characters or runs put in, taken out or replaced.
-fn mutate(text: &str, rng: &mut random::Rng) -> String {
-    let mut chars: Vec<char> = text.chars().collect();
-    for _ in 0..1 + rng.below(3) {
-        let at = rng.below(chars.len() + 1);
-        let stir: Vec<char> = rng.pick(STIRS).chars().collect();
-        match rng.below(3) {
-            0 => drop(chars.splice(at..at, stir)),
-            1 => drop(chars.drain(at..(at + 1 + rng.below(4)).min(chars.len()))),
-            _ => drop(chars.splice(at..(at + 1).min(chars.len()), stir)),
-        }
-    }
-    chars.into_iter().collect()
-}
-
 /// Random values' text, mutated where the parser looks, read by the engine's
 /// `str2var` / `str_to_var` (live) and by the crate alike.
 fn mutated(engine_name: &str, dialect: Dialect) {
@@ -328,7 +313,7 @@ fn mutated(engine_name: &str, dialect: Dialect) {
     let inputs: Vec<String> = (0..count)
         .map(|_| {
             let v = random::variant(&mut rng, dialect, 3);
-            mutate(&v.display(dialect).to_string(), &mut rng)
+            random::mutate_text(&v.display(dialect).to_string(), STIRS, &mut rng)
         })
         .collect();
     let dir = tempdir();

@@ -387,3 +387,21 @@ pub fn children(v: &Variant) -> Vec<Variant> {
         _ => Vec::new(),
     }
 }
+
+/// `text` with one to three changes: one of `stirs` put in or put in place of a
+/// character, or a run of up to four characters taken out.
+// Only the tests that mutate text call it (each test includes this whole file).
+#[allow(dead_code)]
+pub fn mutate_text(text: &str, stirs: &[&str], rng: &mut Rng) -> String {
+    let mut chars: Vec<char> = text.chars().collect();
+    for _ in 0..1 + rng.below(3) {
+        let at = rng.below(chars.len() + 1);
+        let stir: Vec<char> = rng.pick(stirs).chars().collect();
+        match rng.below(3) {
+            0 => drop(chars.splice(at..at, stir)),
+            1 => drop(chars.drain(at..(at + 1 + rng.below(4)).min(chars.len()))),
+            _ => drop(chars.splice(at..(at + 1).min(chars.len()), stir)),
+        }
+    }
+    chars.into_iter().collect()
+}
