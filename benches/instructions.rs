@@ -39,7 +39,13 @@ fn run(mode: &str, w: &World, g: &[u8], p: &[u8], buf: &mut Vec<u8>) {
         "godot_bin/borrowed" => godot_bin_borrowed(black_box(g)),
         "postcard/borrowed" => postcard_borrowed(black_box(p)),
         "godot_bin/variant" => drop(black_box(godot_bin_variant(black_box(g)))),
-        "godot_bin/to_variant" => drop(black_box(godot_bin_to_variant(black_box(&MOVE)))),
+        "godot_bin/to_variant" => {
+            // A movement update's RPC arguments.
+            let (v1, v2) = (Vector3::new(12.5, 0.0, -3.25), Vector3::new(1.0, 0.0, 0.5));
+            drop(black_box(godot_bin_to_variant(black_box(&(
+                v1, v2, 1_234_567, true,
+            )))))
+        }
         _ => unreachable!(),
     }
 }
@@ -87,21 +93,6 @@ fn godot_bin_variant(g: &[u8]) -> godot_bin::Variant {
     godot_bin::from_slice(g).unwrap()
 }
 
-/// A movement update's RPC arguments, as `Config::to_variant` takes them.
-const MOVE: (Vector3, Vector3, i64, bool) = (
-    Vector3 {
-        x: 12.5,
-        y: 0.0,
-        z: -3.25,
-    },
-    Vector3 {
-        x: 1.0,
-        y: 0.0,
-        z: 0.5,
-    },
-    1_234_567,
-    true,
-);
 #[inline(never)]
 fn godot_bin_to_variant(args: &(Vector3, Vector3, i64, bool)) -> godot_bin::Variant {
     godot_bin::Config::new().to_variant(args).unwrap()
