@@ -89,12 +89,15 @@ pub struct Config {
     /// The largest message sent or accepted. Godot 4's client buffers 65535 bytes
     /// inbound and outbound by default and closes on a larger message.
     pub max_message: usize,
-    /// Messages queued per client before it counts as too slow and is dropped.
+    /// Messages queued per client before it counts as too slow and is dropped. A
+    /// newcomer is told of every other client at once (a message each), so keep it
+    /// well above `max_clients`: by default twice it (8192; Godot 4.6's own server
+    /// queues up to 4096 packets a client, its `max_queued_packets`).
     pub send_queue: usize,
     /// Bytes queued per client (frames, counted until the socket takes them) before
     /// it counts as too slow and is dropped; one message always fits. What a client
     /// that reads nothing costs the server: every client gets its own copy of what
-    /// is sent to all, so 1024 messages of 64 KiB would be 64 MiB a client.
+    /// is sent to all, so 8192 messages of 64 KiB would be 512 MiB a client.
     pub send_queue_bytes: usize,
     /// Clients connected at once; more are turned away at the handshake.
     pub max_clients: usize,
@@ -108,7 +111,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             max_message: 65535,
-            send_queue: 1024,
+            send_queue: 8192,
             send_queue_bytes: 1 << 20,
             max_clients: 4096,
             handshake_timeout: Duration::from_secs(10),

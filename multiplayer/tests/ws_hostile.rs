@@ -350,7 +350,7 @@ async fn a_client_flooding_pings_that_reads_nothing_costs_the_server_little() {
 
 /// Clients that read nothing while 60 KB messages go to everyone (each client gets
 /// its own copy): each is dropped once `send_queue_bytes` (1 MiB) wait for it, not
-/// when `send_queue`'s 1024 messages (61 MB) do.
+/// when `send_queue`'s 8192 messages (491 MB) do.
 #[cfg(target_os = "linux")]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn clients_that_read_nothing_cost_the_server_a_bounded_queue() {
@@ -429,4 +429,71 @@ async fn a_godot3_broadcast_is_checked_before_it_is_relayed() {
         heard.contains(&Event::PeerDisconnected(bad_id)),
         "{heard:?}"
     );
+}
+
+/// A newcomer to a server that holds more clients than the default queue once took
+/// (1024 messages) is told of every one of them at once (a SYS add each, as Godot
+/// 4's server does), and is not dropped for it: the default queue holds the default
+/// `max_clients` twice over.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_newcomer_to_a_crowded_server_hears_of_everyone_and_stays() {
+    use godot_bin_multiplayer::ws::Config;
+    const CROWD: usize = 1100;
+    // A crowd's memory would count against the tests that measure theirs.
+    #[cfg(target_os = "linux")]
+    let _measuring = MEASURING.lock().await;
+    let defaults = Config::default();
+    assert!(defaults.send_queue >= 2 * defaults.max_clients);
+    let mut server = Server::bind("127.0.0.1:0", scene()).await.unwrap();
+    let url = format!("ws://127.0.0.1:{}", server.local_addr().port());
+    let (done_tx, mut done) = tokio::sync::oneshot::channel::<()>();
+    let serving = tokio::spawn(async move {
+        let mut joined = Vec::new();
+        let mut refused = Vec::new();
+        loop {
+            tokio::select! {
+                e = server.next_event() => match e.unwrap() {
+                    Event::PeerConnected(id) => joined.push(id),
+                    Event::Refused { peer, reason } => refused.push((peer, reason)),
+                    _ => {}
+                },
+                _ = &mut done => return (joined, refused),
+            }
+        }
+    });
+    let crowd = tokio::time::timeout(Duration::from_secs(60), async {
+        let mut crowd = Vec::new();
+        for _ in 0..CROWD {
+            crowd.push(tokio_tungstenite::connect_async(&url).await.unwrap().0);
+        }
+        crowd
+    })
+    .await
+    .expect("the crowd took over 60 s to join");
+    let (mut newcomer, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    let heard = tokio::time::timeout(Duration::from_secs(30), async {
+        let mut heard = std::collections::BTreeSet::new();
+        match newcomer.next().await.unwrap().unwrap() {
+            Message::Binary(b) => assert_eq!(b.len(), 4, "the id message"),
+            m => panic!("{m:?}"),
+        }
+        while heard.len() < CROWD {
+            match newcomer.next().await.unwrap().unwrap() {
+                Message::Binary(b) if b.len() == 6 && b[..2] == [7, 1] => {
+                    heard.insert(i32::from_le_bytes(b[2..].try_into().unwrap()));
+                }
+                m => panic!("{m:?}"),
+            }
+        }
+        heard
+    })
+    .await
+    .expect("the newcomer was not told of everyone");
+    done_tx.send(()).unwrap();
+    let (joined, refused) = serving.await.unwrap();
+    assert!(refused.is_empty(), "{refused:?}");
+    assert_eq!(joined.len(), CROWD + 1);
+    let crowd_ids: std::collections::BTreeSet<i32> = joined[..CROWD].iter().copied().collect();
+    assert_eq!(heard, crowd_ids);
+    drop(crowd);
 }
