@@ -34,9 +34,11 @@
 
 use std::collections::HashMap;
 use std::net::{SocketAddr, ToSocketAddrs, UdpSocket};
+use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use crate::enet_queue::{Counted, Limits, Waiting};
 use crate::godot3;
 use crate::mailbox;
 use crate::replication::Spawn;
@@ -67,6 +69,10 @@ pub enum Error {
     /// The server did not accept the connection in time.
     #[error("no connection to the server")]
     ConnectFailed,
+    /// The server did not keep up with what this client sent ([`Config::send_queue`]);
+    /// the client disconnected.
+    #[error("the server does not keep up: the send queue is full")]
+    SendQueueFull,
 }
 
 /// Limits of a [`Server`] or [`Client`].
@@ -105,6 +111,17 @@ pub struct Config {
     /// peer's packets are then refused until it times out. ENet refuses 0 for
     /// either limit (`Error::Host`).
     pub max_waiting: usize,
+    /// Packets that may wait for a peer, queued or sent and not yet acknowledged,
+    /// before it counts as too slow and is dropped (a server's client: `Event::Refused`
+    /// "its send queue is full"; a client's server: [`Error::SendQueueFull`]). ENet
+    /// keeps what a peer does not acknowledge until it gives the peer up (5 to 30 s).
+    /// A newcomer is told of every other client at once (a packet each), so keep it
+    /// well above `max_clients`: by default 8192.
+    pub send_queue: usize,
+    /// Bytes of packets that may wait for a peer, as `send_queue` counts them, before
+    /// it is dropped; one packet always fits. By default 1 MiB: every peer gets its
+    /// own copy of what is sent to all.
+    pub send_queue_bytes: usize,
 }
 
 impl Default for Config {
@@ -117,6 +134,17 @@ impl Default for Config {
             max_channels: 255,
             max_packet: 32 << 20,
             max_waiting: 32 << 20,
+            send_queue: 8192,
+            send_queue_bytes: 1 << 20,
+        }
+    }
+}
+
+impl Config {
+    fn limits(&self) -> Limits {
+        Limits {
+            packets: self.send_queue,
+            bytes: self.send_queue_bytes,
         }
     }
 }
@@ -235,16 +263,22 @@ fn plausible_fragments(commands: &[u8]) -> bool {
 
 /// What the host thread reports.
 enum Net {
-    Connected(usize, u32),
+    /// A peer in this ENet slot, with its connect data and what waits for it.
+    Connected(usize, u32, Arc<Waiting>),
     Disconnected(usize),
     Received(usize, u8, enet::PacketKind, Vec<u8>),
 }
 
-/// What the host thread is told to do.
+/// What the host thread is told to do, each for the peer whose queue it names: a
+/// command for a peer that has left is dropped, not carried out on a newcomer that
+/// took its slot meanwhile.
 enum Cmd {
-    Send(usize, u8, enet::PacketKind, Vec<u8>),
-    Disconnect(usize),
-    Reset(usize),
+    Send(usize, u8, enet::PacketKind, Counted),
+    /// Disconnects once what is queued has gone out.
+    Disconnect(usize, Arc<Waiting>),
+    /// Disconnects at once and lets go of what waits for it.
+    DropNow(usize, Arc<Waiting>),
+    Reset(usize, Arc<Waiting>),
 }
 
 /// An ENet compressor that decodes range-coded datagrams (Godot 3.6 sends them)
@@ -335,23 +369,39 @@ impl Host {
 fn run(mut host: enet::Host<Guarded<UdpSocket>>, mail: mailbox::Thread<Net, Cmd>) {
     let mut commands = Vec::new();
     let mut events = Vec::new();
+    // What waits for the peer in each slot, while it is connected.
+    let mut queues: Vec<Option<Arc<Waiting>>> = vec![None; host.peer_limit()];
+    let current = |queues: &[Option<Arc<Waiting>>], slot: usize, queue: &Arc<Waiting>| matches!(queues.get(slot), Some(Some(q)) if Arc::ptr_eq(q, queue));
     loop {
         let open = mail.commands(&mut commands);
         for command in commands.drain(..) {
             match command {
-                Cmd::Send(peer, channel, kind, bytes) => {
-                    if let Some(p) = host.get_peer_mut(enet::PeerID(peer)) {
-                        let _ = p.send(channel, &enet::Packet::new(bytes, kind));
+                Cmd::Send(slot, channel, kind, bytes) => {
+                    let Some(Some(queue)) = queues.get(slot) else {
+                        continue;
+                    };
+                    if bytes.is_for(queue) {
+                        let packet = enet::Packet::new(Box::new(bytes), kind);
+                        let _ = host.peer_mut(enet::PeerID(slot)).send(channel, &packet);
                     }
                 }
-                Cmd::Disconnect(peer) => {
-                    if let Some(p) = host.get_peer_mut(enet::PeerID(peer)) {
-                        p.disconnect_later(0);
+                Cmd::Disconnect(slot, queue) => {
+                    if current(&queues, slot, &queue) {
+                        host.peer_mut(enet::PeerID(slot)).disconnect_later(0);
                     }
                 }
-                Cmd::Reset(peer) => {
-                    if let Some(p) = host.get_peer_mut(enet::PeerID(peer)) {
-                        p.reset();
+                // Neither makes ENet report the peer gone: the application has
+                // already let go of it.
+                Cmd::DropNow(slot, queue) => {
+                    if current(&queues, slot, &queue) {
+                        queues[slot] = None;
+                        host.peer_mut(enet::PeerID(slot)).disconnect_now(0);
+                    }
+                }
+                Cmd::Reset(slot, queue) => {
+                    if current(&queues, slot, &queue) {
+                        queues[slot] = None;
+                        host.peer_mut(enet::PeerID(slot)).reset();
                     }
                 }
             }
@@ -372,8 +422,15 @@ fn run(mut host: enet::Host<Guarded<UdpSocket>>, mail: mailbox::Thread<Net, Cmd>
                 break;
             };
             events.push(match event {
-                enet::Event::Connect { peer, data } => Net::Connected(peer.id().0, data),
-                enet::Event::Disconnect { peer, .. } => Net::Disconnected(peer.id().0),
+                enet::Event::Connect { peer, data } => {
+                    let queue = Arc::new(Waiting::default());
+                    queues[peer.id().0] = Some(queue.clone());
+                    Net::Connected(peer.id().0, data, queue)
+                }
+                enet::Event::Disconnect { peer, .. } => {
+                    queues[peer.id().0] = None;
+                    Net::Disconnected(peer.id().0)
+                }
                 enet::Event::Receive {
                     peer,
                     channel_id,
@@ -464,7 +521,13 @@ pub struct Server {
     host: Host,
     /// ENet peer slot → Godot id, and back.
     ids: HashMap<usize, i32>,
-    slots: HashMap<i32, usize>,
+    slots: HashMap<i32, Slot>,
+}
+
+/// A client's ENet slot, and what waits for it there.
+struct Slot {
+    slot: usize,
+    queue: Arc<Waiting>,
 }
 
 impl std::fmt::Debug for Server {
@@ -522,7 +585,7 @@ impl Server {
                 return Some(e);
             }
             match self.host.mail.recv().await? {
-                Net::Connected(slot, data) => self.joined(slot, data),
+                Net::Connected(slot, data, queue) => self.joined(slot, data, queue),
                 Net::Disconnected(slot) => {
                     if let Some(id) = self.ids.remove(&slot) {
                         self.slots.remove(&id);
@@ -537,7 +600,7 @@ impl Server {
                             Protocol::Godot3 => self.receive3(id, channel, delivery, &bytes),
                         };
                         if let Err(e) = r {
-                            self.refuse(id, &e.to_string());
+                            self.refuse(id, &e.to_string(), false);
                         }
                     }
                 }
@@ -546,66 +609,62 @@ impl Server {
         }
     }
 
-    fn joined(&mut self, slot: usize, data: u32) {
+    fn joined(&mut self, slot: usize, data: u32, queue: Arc<Waiting>) {
         // The engine resets a client whose id is below 2 or taken.
         let id = data as i32;
         if id <= SERVER || self.slots.contains_key(&id) {
-            self.host.mail.send(Cmd::Reset(slot));
+            self.host.mail.send(Cmd::Reset(slot, queue));
             return;
         }
+        self.ids.insert(slot, id);
+        self.slots.insert(id, Slot { slot, queue });
         if self.config.protocol == Protocol::Godot3 {
-            for (&p, &other) in &self.slots {
-                self.enet_send(
-                    slot,
-                    0,
-                    enet::PacketKind::Reliable,
-                    Enet3Notice::Add(p).encode().to_vec(),
-                );
-                self.enet_send(
-                    other,
-                    0,
-                    enet::PacketKind::Reliable,
-                    Enet3Notice::Add(id).encode().to_vec(),
-                );
+            let others: Vec<i32> = self.slots.keys().copied().filter(|&p| p != id).collect();
+            for p in others {
+                self.notice(id, Enet3Notice::Add(p));
+                self.notice(p, Enet3Notice::Add(id));
             }
         }
-        self.ids.insert(slot, id);
-        self.slots.insert(id, slot);
-        self.session.connect(id);
+        // A newcomer dropped for the notices above is not connected.
+        if self.slots.contains_key(&id) {
+            self.session.connect(id);
+        }
     }
 
     fn left(&mut self, id: i32) {
         self.session.disconnect(id);
         if self.config.protocol == Protocol::Godot3 {
-            let others: Vec<usize> = self.slots.values().copied().collect();
-            for slot in others {
-                self.enet_send(
-                    slot,
-                    0,
-                    enet::PacketKind::Reliable,
-                    Enet3Notice::Remove(id).encode().to_vec(),
-                );
+            let others: Vec<i32> = self.slots.keys().copied().collect();
+            for p in others {
+                self.notice(p, Enet3Notice::Remove(id));
             }
         }
     }
 
-    fn refuse(&mut self, id: i32, reason: &str) {
-        if let Some(slot) = self.slots.remove(&id) {
+    /// Drops `id` for `reason`: at once, letting go of what waits for it (`now`), or
+    /// once that has gone out. The others hear it left.
+    fn refuse(&mut self, id: i32, reason: &str, now: bool) {
+        if let Some(Slot { slot, queue }) = self.slots.remove(&id) {
             self.ids.remove(&slot);
-            self.host.mail.send(Cmd::Disconnect(slot));
+            self.host.mail.send(if now {
+                Cmd::DropNow(slot, queue)
+            } else {
+                Cmd::Disconnect(slot, queue)
+            });
             self.session.refuse(id, reason);
             if self.config.protocol == Protocol::Godot3 {
-                let others: Vec<usize> = self.slots.values().copied().collect();
-                for slot in others {
-                    self.enet_send(
-                        slot,
-                        0,
-                        enet::PacketKind::Reliable,
-                        Enet3Notice::Remove(id).encode().to_vec(),
-                    );
+                let others: Vec<i32> = self.slots.keys().copied().collect();
+                for p in others {
+                    self.notice(p, Enet3Notice::Remove(id));
                 }
             }
         }
+    }
+
+    /// A Godot 3 peer notice to `to`, on channel 0.
+    fn notice(&mut self, to: i32, notice: Enet3Notice) {
+        let bytes = notice.encode().to_vec();
+        self.enet_send(to, 0, enet::PacketKind::Reliable, bytes);
     }
 
     /// A Godot 3 payload: for the server, relayed, or both, as its target says.
@@ -634,19 +693,24 @@ impl Server {
         if target != SERVER {
             godot3::Packet::decode(packet).map_err(|e| e.shifted(8))?;
         }
-        let relay: Vec<usize> = match target {
+        let relay: Vec<i32> = match target {
             SERVER => Vec::new(),
-            t if t > SERVER => self.slots.get(&t).copied().into_iter().collect(),
+            t if t > SERVER => self
+                .slots
+                .get_key_value(&t)
+                .map(|(&p, _)| p)
+                .into_iter()
+                .collect(),
             t => self
                 .slots
-                .iter()
-                .filter(|&(&p, _)| p != id && Some(p) != t.checked_neg())
-                .map(|(_, &s)| s)
+                .keys()
+                .copied()
+                .filter(|&p| p != id && Some(p) != t.checked_neg())
                 .collect(),
         };
         let (_, kind) = outgoing(Protocol::Godot3, delivery);
-        for slot in relay {
-            self.enet_send(slot, channel, kind, bytes.to_vec());
+        for p in relay {
+            self.enet_send(p, channel, kind, bytes.to_vec());
         }
         if here {
             self.session
@@ -656,8 +720,15 @@ impl Server {
         Ok(())
     }
 
-    fn enet_send(&self, slot: usize, channel: u8, kind: enet::PacketKind, bytes: Vec<u8>) {
-        self.host.mail.send(Cmd::Send(slot, channel, kind, bytes));
+    /// Queues `bytes` for `id`; one whose send queue is full is dropped instead.
+    fn enet_send(&mut self, id: i32, channel: u8, kind: enet::PacketKind, bytes: Vec<u8>) {
+        let Some(Slot { slot, queue }) = self.slots.get(&id) else {
+            return;
+        };
+        match Counted::new(bytes, queue, self.config.limits()) {
+            Some(bytes) => self.host.mail.send(Cmd::Send(*slot, channel, kind, bytes)),
+            None => self.refuse(id, "its send queue is full", true),
+        }
     }
 
     /// Hands every queued packet to the ENet host: what this server's own methods do
@@ -665,15 +736,12 @@ impl Server {
     /// [`Replicator`](crate::Replicator), for one).
     pub fn flush(&mut self) {
         while let Some(t) = self.session.poll_transmit() {
-            let Some(&slot) = self.slots.get(&t.to) else {
-                continue;
-            };
             let (channel, kind) = outgoing(self.config.protocol, t.delivery);
             let bytes = match self.config.protocol {
                 Protocol::Godot4 => t.bytes,
                 Protocol::Godot3 => enet3_payload(SERVER, t.to, &t.bytes),
             };
-            self.enet_send(slot, channel, kind, bytes);
+            self.enet_send(t.to, channel, kind, bytes);
         }
     }
 
@@ -727,9 +795,9 @@ impl Server {
 
     /// Disconnects `peer` (the others hear it left).
     pub fn kick(&mut self, peer: i32) {
-        if let Some(slot) = self.slots.remove(&peer) {
+        if let Some(Slot { slot, queue }) = self.slots.remove(&peer) {
             self.ids.remove(&slot);
-            self.host.mail.send(Cmd::Disconnect(slot));
+            self.host.mail.send(Cmd::Disconnect(slot, queue));
             self.left(peer);
             self.flush();
         }
@@ -743,6 +811,9 @@ pub struct Client {
     protocol: Protocol,
     host: Host,
     slot: usize,
+    /// What waits for the server.
+    queue: Arc<Waiting>,
+    limits: Limits,
     closed: bool,
 }
 
@@ -786,15 +857,15 @@ impl Client {
         let connected = tokio::time::timeout(config.connect_timeout, async {
             loop {
                 match host.mail.recv().await {
-                    Some(Net::Connected(slot, _)) => return Some(slot),
+                    Some(Net::Connected(slot, _, queue)) => return Some((slot, queue)),
                     Some(_) => continue,
                     None => return None,
                 }
             }
         })
         .await;
-        let slot = match connected {
-            Ok(Some(slot)) => slot,
+        let (slot, queue) = match connected {
+            Ok(Some(connected)) => connected,
             _ => return Err(Error::ConnectFailed),
         };
         let mut session = Session::client(id, scene).protocol(config.protocol);
@@ -804,6 +875,8 @@ impl Client {
             protocol: config.protocol,
             host,
             slot,
+            queue,
+            limits: config.limits(),
             closed: false,
         })
     }
@@ -819,10 +892,13 @@ impl Client {
     }
 
     /// The next event; `None` once the connection is closed. An error is a packet
-    /// the server should never have sent; the client disconnects then.
+    /// the server should never have sent, or [`Error::SendQueueFull`]; the client
+    /// disconnects then.
     pub async fn next_event(&mut self) -> Option<Result<Event, Error>> {
         loop {
-            self.flush();
+            if let Err(e) = self.flush() {
+                return Some(Err(e));
+            }
             if let Some(e) = self.session.poll_event() {
                 return Some(Ok(e));
             }
@@ -832,7 +908,8 @@ impl Client {
             match self.host.mail.recv().await {
                 Some(Net::Received(_, channel, kind, bytes)) => {
                     if let Err(e) = self.receive(channel, kind, &bytes) {
-                        self.host.mail.send(Cmd::Disconnect(self.slot));
+                        let queue = self.queue.clone();
+                        self.host.mail.send(Cmd::Disconnect(self.slot, queue));
                         self.closed = true;
                         self.session.disconnect(SERVER);
                         return Some(Err(e.into()));
@@ -865,17 +942,30 @@ impl Client {
             .map_err(|e| e.shifted(8))
     }
 
-    fn flush(&mut self) {
+    /// Hands what the session queued to the ENet host; a full send queue
+    /// disconnects at once.
+    fn flush(&mut self) -> Result<(), Error> {
         while let Some(t) = self.session.poll_transmit() {
+            if self.closed {
+                continue;
+            }
             let (channel, kind) = outgoing(self.protocol, t.delivery);
             let bytes = match self.protocol {
                 Protocol::Godot4 => t.bytes,
                 Protocol::Godot3 => enet3_payload(self.session.id(), t.to, &t.bytes),
             };
+            let Some(bytes) = Counted::new(bytes, &self.queue, self.limits) else {
+                let queue = self.queue.clone();
+                self.host.mail.send(Cmd::DropNow(self.slot, queue));
+                self.closed = true;
+                self.session.disconnect(SERVER);
+                return Err(Error::SendQueueFull);
+            };
             self.host
                 .mail
                 .send(Cmd::Send(self.slot, channel, kind, bytes));
         }
+        Ok(())
     }
 
     /// Calls `method` of `node` on `target` (1 for the server; other clients through
@@ -888,8 +978,7 @@ impl Client {
         args: &A,
     ) -> Result<(), Error> {
         self.session.rpc(target, node, method, args)?;
-        self.flush();
-        Ok(())
+        self.flush()
     }
 
     /// [`Client::rpc`] with the arguments as Variants and a delivery of choice.
@@ -902,14 +991,14 @@ impl Client {
         delivery: Delivery,
     ) -> Result<(), Error> {
         self.session.call(target, node, method, args, delivery)?;
-        self.flush();
-        Ok(())
+        self.flush()
     }
 
     /// Disconnects, after what is queued has gone out.
     pub async fn close(mut self) -> Result<(), Error> {
-        self.flush();
-        self.host.mail.send(Cmd::Disconnect(self.slot));
+        self.flush()?;
+        let queue = self.queue.clone();
+        self.host.mail.send(Cmd::Disconnect(self.slot, queue));
         // Until the server acknowledges, or a moment passes.
         let _ = tokio::time::timeout(Duration::from_secs(2), async {
             while let Some(n) = self.host.mail.recv().await {

@@ -48,6 +48,8 @@ mod args;
 mod args_ser;
 #[cfg(feature = "enet")]
 pub mod enet;
+#[cfg(feature = "enet")]
+mod enet_queue;
 mod error;
 pub mod godot3;
 #[cfg(feature = "enet")]

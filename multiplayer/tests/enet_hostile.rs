@@ -364,3 +364,131 @@ async fn max_channels_caps_what_a_client_opens() {
         .unwrap();
     heard_until_call!(client);
 }
+
+/// A peer that stops acknowledging (a bare ENet peer no longer serviced) is dropped
+/// once what waits for it passes `send_queue_bytes` (1 MiB: the 18th call of 60 KB,
+/// where ENet would have kept them all until it gave the peer up); a client that
+/// acknowledges carries on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_peer_that_stops_acknowledging_is_dropped_once_its_queue_is_full() {
+    let mut server = Server::bind("127.0.0.1:0", scene()).await.unwrap();
+    let addr = server.local_addr();
+    let (said, mut heard) = tokio::sync::mpsc::unbounded_channel();
+    let good = tokio::spawn(async move {
+        let mut c = Client::connect(addr, 4242, scene(), Config::default())
+            .await
+            .unwrap();
+        while let Ok(Some(e)) = tokio::time::timeout(Duration::from_secs(20), c.next_event()).await
+        {
+            if let Event::Call(call) = e.unwrap() {
+                let (text,): (String,) = call.args().unwrap();
+                if said.send(text.len()).is_err() {
+                    return;
+                }
+            }
+        }
+    });
+    assert_eq!(
+        events_until(&mut server, |_| true).await,
+        [Event::PeerConnected(4242)]
+    );
+    let (stuck, seen) = while_serving(&mut server, move || raw_peer(addr, 888)).await;
+    let stuck = stuck.expect("888 joins");
+    assert_eq!(seen, [Event::PeerConnected(888)]);
+    let big = "x".repeat(60_000);
+    // The good client gets as much, each call once it has the one before.
+    for _ in 0..40 {
+        server
+            .rpc(Target::Peer(4242), "Game", "hello", &(&big,))
+            .unwrap();
+        let len = tokio::time::timeout(Duration::from_secs(10), heard.recv()).await;
+        assert_eq!(len.unwrap(), Some(60_000));
+    }
+    let mut refused = None;
+    for n in 1..=40 {
+        server
+            .rpc(Target::Peer(888), "Game", "hello", &(&big,))
+            .unwrap();
+        let next = tokio::time::timeout(Duration::from_millis(5), server.next_event()).await;
+        if let Ok(Some(e)) = next {
+            refused = Some((n, e));
+            break;
+        }
+    }
+    let (n, e) = refused.expect("never dropped");
+    assert!(
+        matches!(&e, Event::Refused { peer: 888, reason } if reason.contains("its send queue is full")),
+        "{e:?}"
+    );
+    assert_eq!(n, 18, "dropped at the wrong call");
+    assert_eq!(
+        events_until(&mut server, |_| true).await,
+        [Event::PeerDisconnected(888)]
+    );
+    // Its id is free: a newcomer may take it (a taken one would be reset). The
+    // stuck peer was sent a disconnect, which its full socket may have dropped.
+    drop(stuck);
+    let (again, seen) = while_serving(&mut server, move || raw_peer(addr, 888)).await;
+    assert!(again.is_some(), "888 could not join again");
+    assert_eq!(seen, [Event::PeerConnected(888)]);
+    server
+        .rpc(Target::Peer(4242), "Game", "hello", &("still here",))
+        .unwrap();
+    let len = tokio::time::timeout(Duration::from_secs(10), heard.recv()).await;
+    assert_eq!(len.unwrap(), Some("still here".len()));
+    drop(heard);
+    good.abort();
+}
+
+/// A client whose server stops acknowledging (a bare ENet host no longer serviced)
+/// gives up once 1 MiB waits for it: the 18th call of 60 KB fails with
+/// `SendQueueFull`, and the client's events end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_whose_server_stops_acknowledging_gives_up() {
+    use godot_bin_multiplayer::enet::Error;
+    let socket = UdpSocket::bind("127.0.0.1:0").unwrap();
+    let addr = socket.local_addr().unwrap();
+    let stuck = std::thread::spawn(move || {
+        let mut host = Host::new(socket, HostSettings::default()).unwrap();
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(10) {
+            if let Ok(Some(renet::Event::Connect { .. })) = host.service() {
+                return Some(host);
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        None
+    });
+    let mut client = Client::connect(addr, 4242, scene(), Config::default())
+        .await
+        .unwrap();
+    let _stuck = tokio::task::spawn_blocking(move || stuck.join().unwrap())
+        .await
+        .unwrap()
+        .expect("never connected");
+    let big = "x".repeat(60_000);
+    let mut failed = None;
+    for n in 1..=40 {
+        if let Err(e) = client.rpc(Target::Peer(1), "Game", "hello", &(&big,)).await {
+            failed = Some((n, e));
+            break;
+        }
+    }
+    let (n, e) = failed.expect("never gave up");
+    assert!(matches!(e, Error::SendQueueFull), "{e:?}");
+    assert_eq!(n, 18, "gave up at the wrong call");
+    let rest = tokio::time::timeout(Duration::from_secs(5), async {
+        let mut rest = Vec::new();
+        while let Some(e) = client.next_event().await {
+            rest.push(e.map_err(|e| e.to_string()));
+        }
+        rest
+    })
+    .await
+    .expect("the client's events did not end");
+    // The server's arrival, never taken before, and its departure.
+    assert_eq!(
+        rest,
+        [Ok(Event::PeerConnected(1)), Ok(Event::PeerDisconnected(1))]
+    );
+}
