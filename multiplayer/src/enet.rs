@@ -364,6 +364,11 @@ impl Host {
     }
 }
 
+/// Whether `queue` is that of the peer now in `slot`.
+fn current(queues: &[Option<Arc<Waiting>>], slot: usize, queue: &Arc<Waiting>) -> bool {
+    matches!(queues.get(slot), Some(Some(q)) if Arc::ptr_eq(q, queue))
+}
+
 /// The host thread: services ENet, hands the events over, carries out commands; ends
 /// when the application's end of the mailbox is dropped.
 fn run(mut host: enet::Host<Guarded<UdpSocket>>, mail: mailbox::Thread<Net, Cmd>) {
@@ -371,7 +376,6 @@ fn run(mut host: enet::Host<Guarded<UdpSocket>>, mail: mailbox::Thread<Net, Cmd>
     let mut events = Vec::new();
     // What waits for the peer in each slot, while it is connected.
     let mut queues: Vec<Option<Arc<Waiting>>> = vec![None; host.peer_limit()];
-    let current = |queues: &[Option<Arc<Waiting>>], slot: usize, queue: &Arc<Waiting>| matches!(queues.get(slot), Some(Some(q)) if Arc::ptr_eq(q, queue));
     loop {
         let open = mail.commands(&mut commands);
         for command in commands.drain(..) {
@@ -997,6 +1001,9 @@ impl Client {
     /// Disconnects, after what is queued has gone out.
     pub async fn close(mut self) -> Result<(), Error> {
         self.flush()?;
+        if self.closed {
+            return Ok(());
+        }
         let queue = self.queue.clone();
         self.host.mail.send(Cmd::Disconnect(self.slot, queue));
         // Until the server acknowledges, or a moment passes.
