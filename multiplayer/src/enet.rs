@@ -622,16 +622,13 @@ impl Server {
         }
         self.ids.insert(slot, id);
         self.slots.insert(id, Slot { slot, queue });
+        self.session.connect(id);
         if self.config.protocol == Protocol::Godot3 {
             let others: Vec<i32> = self.slots.keys().copied().filter(|&p| p != id).collect();
             for p in others {
                 self.notice(id, Enet3Notice::Add(p));
                 self.notice(p, Enet3Notice::Add(id));
             }
-        }
-        // A newcomer dropped for the notices above is not connected.
-        if self.slots.contains_key(&id) {
-            self.session.connect(id);
         }
     }
 
