@@ -166,6 +166,13 @@ pub enum ErrorKind {
     /// A SIMPLIFY_PATH for a cache id the peer already assigned.
     #[error("cache id {0} assigned twice")]
     DuplicateCacheId(u32),
+    /// More SIMPLIFY_PATHs in a row than [`Limits::cached_paths`](crate::Limits),
+    /// each for a node the peer had given an id already, with no other packet
+    /// between (an engine follows each with a call or a sync of the node).
+    #[error(
+        "more than {0} SIMPLIFY_PATHs in a row for nodes with an id already (a path cache flood)"
+    )]
+    CacheFlood(usize),
     /// A method id beyond the node's rpc names.
     #[error("method id {0} is not one of the node's rpc methods")]
     UnknownMethod(u16),

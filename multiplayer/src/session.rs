@@ -5,6 +5,7 @@
 //! The transport feeds it each peer's arrivals and departures and each received
 //! payload, and sends what [`Session::poll_transmit`] hands out.
 
+use std::cell::Cell;
 use std::collections::{BTreeSet, HashMap, VecDeque};
 
 use godot_bin::{Config, Dialect, Variant};
@@ -279,17 +280,36 @@ struct Peer {
     received: PathCache,
     /// Per node of the scene.
     sent: Vec<Sent>,
+    /// SIMPLIFY_PATHs for nodes the peer had given an id already, since its last
+    /// other packet (a `Cell`, so the hot path of a call clears it through `&Peer`).
+    simplified_again: Cell<usize>,
+}
+
+impl Peer {
+    /// Another packet than a SIMPLIFY_PATH came: a run of them is over.
+    #[inline]
+    fn heard_other(peer: Option<&Peer>) {
+        if let Some(p) = peer {
+            p.simplified_again.set(0);
+        }
+    }
 }
 
 /// A peer's cache ids → our node indexes. Godot numbers its cache ids from 1 up, so
 /// the usual ones index a short table, which takes a twentieth off a call received
 /// in place against a hash lookup; any other id (a peer may send any) is in a map.
+///
+/// Godot 4 gives a node a new id each time the node is made again (a player's node
+/// after a respawn), and never takes one back: a node's newest id and the one before
+/// are kept (a call by the one before may still be on its way on another channel),
+/// older ones are forgotten, so a peer holds two ids a node at most.
 #[derive(Debug, Default)]
 struct PathCache {
     /// Ids below [`PathCache::LOW`]: the node of id `i` at `i`.
     low: Vec<Option<usize>>,
     high: Map<u32, usize>,
-    len: usize,
+    /// Per node: its newest id, and the one before.
+    ids: Vec<[Option<u32>; 2]>,
 }
 
 impl PathCache {
@@ -304,18 +324,44 @@ impl PathCache {
         }
     }
 
-    /// Records `id`, which is not there yet, for `node`.
+    /// Whether `node` has an id already.
+    fn has_node(&self, node: usize) -> bool {
+        matches!(self.ids.get(node), Some([Some(_), _]))
+    }
+
+    /// Records `id`, which is not there yet, for `node`, and forgets the node's id
+    /// before its newest.
     fn insert(&mut self, id: u32, node: usize) {
+        if node >= self.ids.len() {
+            self.ids.resize(node + 1, [None; 2]);
+        }
+        let [newest, before] = self.ids[node];
+        self.ids[node] = [Some(id), newest];
+        if let Some(old) = before {
+            self.set(old, None);
+        }
+        self.set(id, Some(node));
+    }
+
+    fn set(&mut self, id: u32, node: Option<usize>) {
         if id < Self::LOW {
             let i = id as usize;
             if i >= self.low.len() {
                 self.low.resize(i + 1, None);
             }
-            self.low[i] = Some(node);
+            self.low[i] = node;
         } else {
-            self.high.insert(id, node);
+            match node {
+                Some(node) => self.high.insert(id, node),
+                None => self.high.remove(&id),
+            };
         }
-        self.len += 1;
+    }
+
+    /// The ids held.
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.low.iter().flatten().count() + self.high.len()
     }
 }
 
@@ -333,7 +379,12 @@ fn call_event(from: i32, node: &Name, method: &Name, args: Vec<Variant>) -> Even
 /// Limits on what one peer may make a session hold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
-    /// Cache ids a peer may assign (SIMPLIFY_PATH) before it is refused.
+    /// SIMPLIFY_PATHs a peer may send in a row, with no other packet between, for
+    /// nodes it has given a cache id already, before it is refused as a flood. A peer
+    /// holds two cache ids a node of the scene at most: Godot 4 gives a node a new
+    /// one each time the node is made again (checked against Godot 4.6), and the
+    /// newest and the one before are kept. An engine follows each with a call or a
+    /// sync of that node, so a run of them is a flood.
     pub cached_paths: usize,
 }
 
@@ -573,6 +624,7 @@ impl Session {
         if self.protocol == Protocol::Godot4 && (self.is_server() || from == SERVER) {
             let peer = self.known_peer(from)?;
             if let Some(call) = CallRef::decode(bytes)? {
+                Peer::heard_other(peer);
                 let (node, method) = self.callee(from, peer, &call.node, call.method)?;
                 return Ok(Some(CallIn {
                     from,
@@ -598,18 +650,27 @@ impl Session {
     fn receive_from(&mut self, from: i32, delivery: Delivery, bytes: &[u8]) -> Result<()> {
         let peer = self.known_peer(from)?;
         if self.protocol == Protocol::Godot3 {
-            return self.process3(from, godot3::Packet::decode(bytes)?);
+            let packet = godot3::Packet::decode(bytes)?;
+            if !matches!(packet, godot3::Packet::SimplifyPath { .. }) {
+                Peer::heard_other(peer);
+            }
+            return self.process3(from, packet);
         }
         // The usual packet, a remote call, read as `Packet::decode` reads it, without
         // making a `Packet` of it first.
         if let Some(call) = CallRef::decode(bytes)? {
+            Peer::heard_other(peer);
             let args = call.args.to_variants()?;
             let (node, method) = self.callee(from, peer, &call.node, call.method)?;
             let event = call_event(from, node, method, args);
             self.events.push_back(event);
             return Ok(());
         }
-        match Packet::decode(bytes)? {
+        let packet = Packet::decode(bytes)?;
+        if !matches!(packet, Packet::SimplifyPath { .. }) {
+            Peer::heard_other(peer);
+        }
+        match packet {
             Packet::Sys(sys) => self.system(from, delivery, sys),
             packet => self.process(from, packet),
         }
@@ -693,8 +754,12 @@ impl Session {
         if peer.received.get(id).is_some() {
             return Err(Error::at(ErrorKind::DuplicateCacheId(id), at));
         }
-        if peer.received.len >= limit {
-            return Err(Error::at(ErrorKind::TooLarge("the peer's path cache"), at));
+        if peer.received.has_node(node) {
+            let again = peer.simplified_again.get() + 1;
+            if again > limit {
+                return Err(Error::at(ErrorKind::CacheFlood(limit), at));
+            }
+            peer.simplified_again.set(again);
         }
         peer.received.insert(id, node);
         Ok(())
@@ -884,6 +949,7 @@ impl Session {
         Ok(self.state.entry(id).or_insert_with(|| Peer {
             received: PathCache::default(),
             sent: vec![Sent::Never; nodes],
+            simplified_again: Cell::new(0),
         }))
     }
 
@@ -1309,5 +1375,34 @@ fn system(to: i32, packet: &Packet) -> Transmit {
         to,
         delivery: Delivery::default(),
         bytes: packet.encode().expect("SYS peer packets always encode"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A node given id after id keeps its newest two, small ids and large alike;
+    /// other nodes keep theirs.
+    #[test]
+    fn a_node_keeps_its_newest_two_cache_ids() {
+        let mut c = PathCache::default();
+        c.insert(7, 1);
+        assert!(!c.has_node(0) && c.has_node(1));
+        for id in (60..70).chain([1000, 0x7FFF_FFFF]) {
+            c.insert(id, 0);
+        }
+        assert_eq!((c.get(1000), c.get(0x7FFF_FFFF)), (Some(0), Some(0)));
+        for gone in 60..70 {
+            assert_eq!(c.get(gone), None, "{gone}");
+        }
+        assert_eq!(c.get(7), Some(1));
+        assert_eq!(c.len(), 3);
+        c.insert(3, 0);
+        assert_eq!(
+            (c.get(1000), c.get(0x7FFF_FFFF), c.get(3)),
+            (None, Some(0), Some(0))
+        );
+        assert_eq!(c.len(), 3);
     }
 }

@@ -159,6 +159,10 @@ enum AnyServer {
 
 impl AnyServer {
     async fn bind(transport: Transport, protocol: Protocol) -> AnyServer {
+        AnyServer::bind_scene(transport, protocol, scene()).await
+    }
+
+    async fn bind_scene(transport: Transport, protocol: Protocol, scene: Scene) -> AnyServer {
         match transport {
             Transport::WebSocket => {
                 let config = ws::Config {
@@ -166,7 +170,7 @@ impl AnyServer {
                     ..ws::Config::default()
                 };
                 AnyServer::Ws(
-                    ws::Server::bind_with("127.0.0.1:0", scene(), config)
+                    ws::Server::bind_with("127.0.0.1:0", scene, config)
                         .await
                         .unwrap(),
                 )
@@ -178,7 +182,7 @@ impl AnyServer {
                     ..ws::Config::default()
                 };
                 AnyServer::Ws(
-                    ws::Server::bind_tls("127.0.0.1:0", scene(), config, tls())
+                    ws::Server::bind_tls("127.0.0.1:0", scene, config, tls())
                         .await
                         .unwrap(),
                 )
@@ -196,7 +200,7 @@ impl AnyServer {
                     ..enet::Config::default()
                 };
                 AnyServer::Enet(
-                    enet::Server::bind_with("127.0.0.1:0", scene(), config)
+                    enet::Server::bind_with("127.0.0.1:0", scene, config)
                         .await
                         .unwrap(),
                 )
@@ -761,5 +765,53 @@ async fn godot_enet_servers_give_a_client_the_channels_the_crate_defaults_to() {
     }
     if let Some(bin) = engine("godot3.6") {
         assert_eq!(engine_enet_channels(&bin, "server3.gd", true).await, 3);
+    }
+}
+
+/// A Godot 4.6 client that makes its node again 1100 times, as a game respawns a
+/// player's node (`tests/oracle/respawn4.gd`): each new node comes with a
+/// SIMPLIFY_PATH and a new cache id, 1100 ids for one path where the server once let
+/// a peer hold 1024. Every call arrives, in order, and the client is never dropped.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_godot4_client_making_its_node_again_and_again_stays() {
+    const LIVES: i64 = 1100;
+    let Some(bin) = engine("godot4") else { return };
+    for transport in [Transport::WebSocket, Transport::Enet] {
+        let scene = Scene::new().node("Game", ["ping"]);
+        let mut server = AnyServer::bind_scene(transport, Protocol::Godot4, scene).await;
+        let client = Engine::start(
+            &bin,
+            "respawn4.gd",
+            &[
+                ("PORT", server.port().to_string()),
+                ("LIVES", LIVES.to_string()),
+                ("TRANSPORT", transport.env()),
+            ],
+        );
+        let mut pings = Vec::new();
+        let run = async {
+            while pings.len() < LIVES as usize {
+                match server.next_event().await.expect("the listener runs") {
+                    Event::PeerConnected(_) => {}
+                    Event::Call(call) if call.method == "ping" => {
+                        let (n,): (i64,) = call.args().unwrap();
+                        pings.push(n);
+                    }
+                    e => panic!("{}: unexpected {e:?}", transport.env()),
+                }
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(60), run)
+            .await
+            .unwrap_or_else(|_| panic!("{}: {} calls arrived", transport.env(), pings.len()));
+        assert_eq!(
+            pings,
+            (1..=LIVES).collect::<Vec<_>>(),
+            "{}",
+            transport.env()
+        );
+        let (code, log) = client.finish(Duration::from_secs(20)).await;
+        assert_eq!(code, Some(0), "{}: {log:?}", transport.env());
+        assert!(log.iter().any(|l| l["lives"] == LIVES), "{log:?}");
     }
 }

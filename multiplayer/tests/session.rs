@@ -402,6 +402,56 @@ fn in_place_error(bytes: &[u8]) -> (String, usize) {
     (format!("{:?}", e.kind()), e.offset())
 }
 
+/// A SIMPLIFY_PATH giving `path` the cache `id`, with the scene's checksum for `Game`.
+fn simplify_game(id: u32) -> Vec<u8> {
+    Packet::SimplifyPath {
+        checksum: scene().names("Game").unwrap().checksum().to_owned(),
+        id,
+        path: "Game".into(),
+    }
+    .encode()
+    .unwrap()
+}
+
+/// A call of `ping` (method 0, no arguments) on the node of cache `id`.
+fn call_by_id(id: u32) -> Vec<u8> {
+    match (u8::try_from(id), u16::try_from(id)) {
+        (Ok(id), _) => vec![0x80, id, 0],
+        (_, Ok(id)) => [&[0x90][..], &id.to_le_bytes(), &[0]].concat(),
+        _ => [&[0xA0][..], &id.to_le_bytes(), &[0]].concat(),
+    }
+}
+
+/// Godot 4 gives a node a new cache id each time the node is made again (a player's
+/// node after a respawn; Godot 4.6 sends SIMPLIFY_PATH 1, 2, 3... for the same path,
+/// `multiplayer/tests/oracle/respawn4.gd`), and calls by it: a peer doing so thousands
+/// of times stays, holding the node's newest two ids. Calls by those run; by the id
+/// before them, refused as unknown.
+#[test]
+fn a_node_made_again_and_again_keeps_its_peer() {
+    let mut s = server_with(&[5]);
+    for id in 1..=3000u32 {
+        s.receive(5, Delivery::default(), &simplify_game(id))
+            .unwrap();
+        s.receive(5, Delivery::default(), &call_by_id(id)).unwrap();
+    }
+    let (t, e) = drain(&mut s);
+    assert_eq!(t.len(), 3000, "a CONFIRM_PATH each");
+    assert_eq!(e.len(), 3000, "a call each");
+    for id in [2999, 3000] {
+        s.receive(5, Delivery::default(), &call_by_id(id)).unwrap();
+    }
+    for id in [1, 2998] {
+        let e = s
+            .receive(5, Delivery::default(), &call_by_id(id))
+            .unwrap_err();
+        assert!(
+            matches!(e.kind(), ErrorKind::UnknownCacheId(i) if *i == id),
+            "{e}"
+        );
+    }
+}
+
 /// What a hostile client can send a server: each is refused with its kind and offset.
 #[test]
 fn hostile_packets_are_refused() {
@@ -492,16 +542,51 @@ fn hostile_packets_are_refused() {
         .receive(5, Delivery::default(), &simplify(1, "Game", &good))
         .unwrap_err();
     assert!(matches!(e.kind(), ErrorKind::DuplicateCacheId(1)));
-    let mut s = Session::server(scene()).with_limits(Limits { cached_paths: 100 });
-    s.connect(5);
-    for id in 0..100 {
+    // A run of SIMPLIFY_PATHs for a node with an id already, nothing between: the
+    // first gives the node an id, 100 more may give it again, one more is a flood.
+    let limited = || {
+        let mut s = Session::server(scene()).with_limits(Limits { cached_paths: 100 });
+        s.connect(5);
+        s
+    };
+    let mut s = limited();
+    for id in 0..=100 {
         s.receive(5, Delivery::default(), &simplify(id, "Game", &good))
             .unwrap();
     }
     let e = s
-        .receive(5, Delivery::default(), &simplify(100, "Game", &good))
+        .receive(5, Delivery::default(), &simplify(101, "Game", &good))
         .unwrap_err();
-    assert!(matches!(e.kind(), ErrorKind::TooLarge(_)), "{e}");
+    assert!(matches!(e.kind(), ErrorKind::CacheFlood(100)), "{e}");
+    assert_eq!(e.offset(), 34, "at the id");
+    // Any other packet ends a run: a call (in place too), or a CONFIRM_PATH.
+    let mut s = limited();
+    let confirm = Packet::ConfirmPath { valid: true, id: 1 }.encode().unwrap();
+    let mut next = 0;
+    for run in 0..4 {
+        // The first run also gives the node its first id.
+        for _ in 0..if run == 0 { 101 } else { 100 } {
+            s.receive(5, Delivery::default(), &simplify(next, "Game", &good))
+                .unwrap();
+            next += 1;
+        }
+        let last = next - 1;
+        match run {
+            0 => s
+                .receive(5, Delivery::default(), &call_by_id(last))
+                .unwrap(),
+            1 => assert!(s
+                .receive_call(5, Delivery::default(), &call_by_id(last))
+                .unwrap()
+                .is_some()),
+            2 => {
+                // Ours was never sent: refused, but not as a flood.
+                let e = s.receive(5, Delivery::default(), &confirm).unwrap_err();
+                assert!(matches!(e.kind(), ErrorKind::UnknownCacheId(1)), "{e}");
+            }
+            _ => {}
+        }
+    }
     // From a peer that is not connected.
     let e = s
         .receive(8, Delivery::default(), &[0x80, 1, 2])
@@ -906,13 +991,17 @@ fn replication_goes_out_as_the_engine_sends_it() {
 #[test]
 fn cache_ids_low_and_high_find_their_nodes() {
     // Godot numbers cache ids from 1 up; a peer may send any, and each must find the
-    // node it was given for, whether it is a small id or not.
-    let scene = Scene::new().node("A", ["one"]).node("B", ["one"]);
+    // node it was given for, whether it is a small id or not (a node each: a node
+    // keeps its newest two).
+    let ids = [0u32, 1, 2, 63, 64, 65, 1000, 0x7FFF_FFFF];
+    let names: Vec<String> = (0..ids.len()).map(|i| format!("N{i}")).collect();
+    let scene = names
+        .iter()
+        .fold(Scene::new(), |scene, n| scene.node(n, ["one"]));
     let mut s = Session::server(scene.clone());
     s.connect(5);
     drain(&mut s);
-    let ids = [0u32, 1, 2, 63, 64, 65, 1000, 0x7FFF_FFFF];
-    let path = |i: usize| if i % 2 == 0 { "A" } else { "B" };
+    let path = |i: usize| names[i].as_str();
     let simplify = |id: u32, path: &str| {
         Packet::SimplifyPath {
             checksum: scene.names(path).unwrap().checksum().into(),
@@ -949,7 +1038,7 @@ fn cache_ids_low_and_high_find_their_nodes() {
             e => panic!("{e:?}"),
         }
         let e = s
-            .receive(5, Delivery::default(), &simplify(id, "A"))
+            .receive(5, Delivery::default(), &simplify(id, "N0"))
             .unwrap_err();
         assert!(
             matches!(e.kind(), ErrorKind::DuplicateCacheId(d) if *d == id),

@@ -60,8 +60,9 @@ async fn hostile_peers_are_dropped_and_the_others_carry_on() {
     let Event::PeerConnected(good_id) = events_until(&mut server, |_| true).await[0] else {
         panic!()
     };
-    // 1025 cache ids for the one node: one more than a peer may assign.
-    let flood: Vec<Message> = (1..=1025)
+    // 1026 cache ids for the one node in a row: its first, then 1025 more, one more
+    // than a peer may give a node it gave one already with nothing else between.
+    let flood: Vec<Message> = (1..=1026)
         .map(|id| {
             let p = Packet::SimplifyPath {
                 checksum: scene().names("Game").unwrap().checksum().to_owned(),
@@ -109,7 +110,7 @@ async fn hostile_peers_are_dropped_and_the_others_carry_on() {
                 let why = match what {
                     "unknown command" => "meta byte 0x08",
                     "cache id" => "cache id 9 is not known",
-                    "path cache flood" => "the peer's path cache does not fit",
+                    "path cache flood" => "more than 1024 SIMPLIFY_PATHs in a row",
                     _ => "the packet ends before a compressed int",
                 };
                 assert!(reason.contains(why), "{what}: {reason}");
