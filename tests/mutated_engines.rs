@@ -477,9 +477,9 @@ impl Judge {
                 let typed = holds(v, |x| {
                     matches!(x, Variant::TypedArray(_) | Variant::TypedDictionary(_))
                 });
-                let kind = if (text != read.text || !bytes_ok) && self.known_difference(v) {
-                    None
-                } else if text != read.text && bytes_ok && self.known_text_difference(v) {
+                let known = ((text != read.text || !bytes_ok) && self.known_difference(v))
+                    || (text != read.text && bytes_ok && self.known_text_difference(v));
+                let kind = if known {
                     None
                 } else if text != read.text {
                     Some(if same_characters(&text, &read.text) {

@@ -21,7 +21,7 @@
 //! 02:05:05.342 #1 <- call Game.welcome("hi")
 //! ```
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::fs::File;
 use std::io::Write;
 use std::process::ExitCode;
@@ -39,9 +39,43 @@ use tokio_tungstenite::tungstenite::Message;
 use crate::args::{ProxyArgs, ProxyTransport};
 use crate::traffic::{now_ms, time_of_day, Dir};
 
-/// What one direction of a session has told the other about its nodes.
+/// What one direction of a session has told the other about its nodes: cache id →
+/// path. Bounded, as a stranger may send SIMPLIFY_PATHs without end (Godot 4 itself
+/// sends a new id each time a node is made again): past [`Paths::MAX_IDS`] ids or
+/// [`Paths::MAX_BYTES`] of paths the oldest are forgotten, and a call by one of
+/// them shows its id.
 #[derive(Default)]
-struct Paths(HashMap<u32, String>);
+struct Paths {
+    ids: HashMap<u32, String>,
+    /// The ids in the order they came, each once.
+    order: VecDeque<u32>,
+    bytes: usize,
+}
+
+impl Paths {
+    const MAX_IDS: usize = 4096;
+    const MAX_BYTES: usize = 1 << 20;
+
+    fn insert(&mut self, id: u32, path: String) {
+        self.bytes += path.len();
+        match self.ids.insert(id, path) {
+            Some(old) => self.bytes -= old.len(),
+            None => self.order.push_back(id),
+        }
+        while self.ids.len() > Self::MAX_IDS || self.bytes > Self::MAX_BYTES {
+            let Some(oldest) = self.order.pop_front() else {
+                break;
+            };
+            if let Some(path) = self.ids.remove(&oldest) {
+                self.bytes -= path.len();
+            }
+        }
+    }
+
+    fn get(&self, id: u32) -> Option<&String> {
+        self.ids.get(&id)
+    }
+}
 
 struct Shared {
     godot3: bool,
@@ -252,7 +286,7 @@ fn describe(shared: &Shared, paths: &mut Paths, bytes: &[u8]) -> Result<String> 
                     }
                 })
                 .unwrap_or("");
-            paths.0.insert(id, path.clone());
+            paths.insert(id, path.clone());
             format!("simplify path {path} as {id} (checksum {checksum}{sum})")
         }
         Packet::ConfirmPath { valid, id } => format!(
@@ -507,7 +541,7 @@ fn describe3(paths: &mut Paths, bytes: &[u8]) -> Result<String> {
             args(std::slice::from_ref(&value), Dialect::Godot3)
         ),
         godot3::Packet::SimplifyPath { id, path } => {
-            paths.0.insert(id, path.clone());
+            paths.insert(id, path.clone());
             format!("simplify path {path} as {id}")
         }
         godot3::Packet::ConfirmPath(path) => format!("confirm path {path}"),
@@ -519,8 +553,7 @@ fn node_name(paths: &Paths, node: &NodeRef) -> String {
     match node {
         NodeRef::Path(p) => p.clone(),
         NodeRef::Cached(id) | NodeRef::CachedWide(id) => paths
-            .0
-            .get(id)
+            .get(*id)
             .cloned()
             .unwrap_or_else(|| format!("<cache {id}>")),
     }
@@ -548,4 +581,38 @@ fn now() -> f64 {
 
 fn clock() -> String {
     time_of_day(now_ms())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A flood of cache ids keeps the newest within the bounds, and the paths of
+    /// the ids kept; a long path takes its share of the bytes.
+    #[test]
+    fn a_flood_of_cache_ids_keeps_the_newest_within_bounds() {
+        let mut p = Paths::default();
+        for id in 0..10_000u32 {
+            p.insert(id, format!("Game/Node{id}"));
+        }
+        assert_eq!(p.ids.len(), Paths::MAX_IDS);
+        assert_eq!(p.get(9_999).map(String::as_str), Some("Game/Node9999"));
+        assert_eq!(
+            p.get(10_000 - 4096).map(String::as_str),
+            Some("Game/Node5904")
+        );
+        assert_eq!(p.get(10_000 - 4097), None);
+        // An id given again replaces its path.
+        p.insert(9_999, "Game/Again".into());
+        assert_eq!(p.get(9_999).map(String::as_str), Some("Game/Again"));
+        assert_eq!(p.ids.len(), Paths::MAX_IDS);
+        let held: usize = p.ids.values().map(String::len).sum();
+        assert_eq!(p.bytes, held);
+        // Paths of 300 KB: three fit in 1 MiB.
+        for id in 0..5u32 {
+            p.insert(100_000 + id, "x".repeat(300_000));
+        }
+        assert!(p.bytes <= Paths::MAX_BYTES, "{}", p.bytes);
+        assert!(p.get(100_004).is_some() && p.get(100_001).is_none());
+    }
 }
