@@ -474,6 +474,12 @@ impl Session {
         self
     }
 
+    /// Replaces the limits of a session that runs already: a transport's, through
+    /// its `session()` (`server.session().set_limits(...)`).
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
     /// This side's peer id.
     pub fn id(&self) -> i32 {
         self.id

@@ -498,3 +498,34 @@ async fn a_newcomer_to_a_crowded_server_hears_of_everyone_and_stays() {
     assert_eq!(heard, crowd_ids);
     drop(crowd);
 }
+
+/// A server's limits set through its session: a run of SIMPLIFY_PATHs past
+/// `cached_paths` (here 3) is a flood, and its sender is dropped.
+#[tokio::test]
+async fn a_servers_limits_are_set_through_its_session() {
+    use godot_bin_multiplayer::Limits;
+    let mut server = Server::bind("127.0.0.1:0", scene()).await.unwrap();
+    server.session().set_limits(Limits { cached_paths: 3 });
+    let url = format!("ws://127.0.0.1:{}", server.local_addr().port());
+    let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    let Message::Binary(b) = ws.next().await.unwrap().unwrap() else {
+        panic!()
+    };
+    let id = i32::from_le_bytes(b[..].try_into().unwrap());
+    events_until(&mut server, |e| *e == Event::PeerConnected(id)).await;
+    // The node's first id, then four more in a row: one past the limit.
+    for cache_id in 1..=5 {
+        let p = Packet::SimplifyPath {
+            checksum: scene().names("Game").unwrap().checksum().to_owned(),
+            id: cache_id,
+            path: "Game".into(),
+        };
+        ws.send(Message::binary(p.encode().unwrap())).await.unwrap();
+    }
+    let seen = events_until(&mut server, |e| *e == Event::PeerDisconnected(id)).await;
+    assert!(
+        matches!(&seen[..], [Event::Refused { peer, reason }, Event::PeerDisconnected(_)]
+            if *peer == id && reason.contains("more than 3 SIMPLIFY_PATHs in a row")),
+        "{seen:?}"
+    );
+}
