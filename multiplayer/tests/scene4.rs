@@ -7,6 +7,7 @@ use godot_bin::{Config, Dialect, Variant};
 use godot_bin_multiplayer::{ErrorKind, NodeRef, Packet, RemoteCall, RpcNames, Sys};
 use quickcheck::{QuickCheck, TestResult};
 use serde_json::Value;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 fn lines() -> Vec<Value> {
     include_str!("fixtures/godot4.6.jsonl")
@@ -261,12 +262,14 @@ fn mutated_engine_packets_never_panic_and_what_reads_writes_back() {
         static PACKETS: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
         let packets = PACKETS.get_or_init(packets);
         let mut p = packets[which % packets.len()].clone();
-        for (at, b) in flips {
+        // A few flips: a packet near the engine's, which often still reads.
+        for (at, b) in flips.into_iter().take(3) {
             let i = at % p.len();
             p[i] ^= b;
         }
         match Packet::decode(&p) {
             Ok(q) => {
+                READ.fetch_add(1, Ordering::Relaxed);
                 // What reads is what the engine would send, so it writes back the same
                 // (calls with args decoded leniently as their own forms aside).
                 let again = q.encode().unwrap();
@@ -275,9 +278,13 @@ fn mutated_engine_packets_never_panic_and_what_reads_writes_back() {
             Err(e) => TestResult::from_bool(e.offset() <= p.len()),
         }
     }
+    static READ: AtomicUsize = AtomicUsize::new(0);
     QuickCheck::new()
         .tests(3000)
         .quickcheck(prop as fn(usize, Vec<(usize, u8)>) -> TestResult);
+    let read = READ.load(Ordering::Relaxed);
+    // About 800-900 of the 3000 mutants read (27-30%).
+    assert!(read > 300, "only {read} of 3000 mutants read");
 }
 
 /// A compressed int in more bytes than it needs is refused at its type byte, by the
