@@ -332,8 +332,8 @@ fn without_nul(strings: Vec<String>) -> Vec<String> {
     strings.into_iter().map(|s| s.replace('\0', "")).collect()
 }
 
-/// The strings that hold no NUL: those a writer sends.
-fn without_nul_strings(strings: &[String]) -> Vec<String> {
+/// The strings a writer sends: those without a NUL.
+fn sendable(strings: &[String]) -> Vec<String> {
     strings
         .iter()
         .filter(|s| !s.contains('\0'))
@@ -393,7 +393,7 @@ fn writes_resume_after_would_block_and_timeouts() {
         retrying(|| w.flush()).unwrap();
         let written = WRITTEN.with(|w| w.borrow().clone());
         let got: Vec<String> = VarReader::new(&written[..], PPS).read_all().unwrap();
-        TestResult::from_bool(got == without_nul_strings(&strings) && w.pending() == 0)
+        TestResult::from_bool(got == sendable(&strings) && w.pending() == 0)
     }
     QuickCheck::new()
         .tests(300)

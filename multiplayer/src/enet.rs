@@ -38,11 +38,12 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use crate::enet_queue::{Counted, Limits, Waiting};
+use crate::enet_queue::{Counted, Waiting};
 use crate::godot3;
 use crate::mailbox;
 use crate::replication::Spawn;
 use crate::scene4::Packet;
+use crate::send_queue::Limits;
 use crate::session::{Delivery, Event, Mode, Protocol, Scene, Session, Target, SERVER};
 use crate::wire::{enet3_payload, split_enet3_payload, Enet3Notice};
 use godot_bin::Variant;
@@ -143,7 +144,7 @@ impl Default for Config {
 impl Config {
     fn limits(&self) -> Limits {
         Limits {
-            packets: self.send_queue,
+            messages: self.send_queue,
             bytes: self.send_queue_bytes,
         }
     }

@@ -12,6 +12,8 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
+use crate::send_queue::Limits;
+
 /// What waits for one peer: packets and their bytes. One per connection, so that a
 /// command meant for a peer that has left is told from one for a newcomer in its
 /// ENet slot (by address: `Arc::ptr_eq`).
@@ -19,14 +21,6 @@ use std::sync::Arc;
 pub(crate) struct Waiting {
     packets: AtomicUsize,
     bytes: AtomicUsize,
-}
-
-/// How much may wait for a peer: [`Config::send_queue`](crate::enet::Config) packets,
-/// and bytes past which a packet is refused unless none waits (one always fits).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Limits {
-    pub(crate) packets: usize,
-    pub(crate) bytes: usize,
 }
 
 impl Waiting {
@@ -53,9 +47,7 @@ impl Counted {
     pub(crate) fn new(bytes: Vec<u8>, peer: &Arc<Waiting>, limits: Limits) -> Option<Counted> {
         let packets = peer.packets.load(Ordering::Relaxed);
         let waiting = peer.bytes.load(Ordering::Relaxed);
-        if packets >= limits.packets
-            || (packets > 0 && waiting.saturating_add(bytes.len()) > limits.bytes)
-        {
+        if !limits.admit(packets, waiting, bytes.len()) {
             return None;
         }
         peer.packets.fetch_add(1, Ordering::Relaxed);
@@ -93,7 +85,7 @@ mod tests {
     use rusty_enet as enet;
 
     const LIMITS: Limits = Limits {
-        packets: 3,
+        messages: 3,
         bytes: 100,
     };
 
@@ -161,7 +153,7 @@ mod tests {
         let slot = joined.unwrap();
         let queue = Arc::new(Waiting::default());
         let limits = Limits {
-            packets: 10,
+            messages: 10,
             bytes: 1 << 20,
         };
         for _ in 0..3 {

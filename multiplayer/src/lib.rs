@@ -62,6 +62,8 @@ mod reader;
 mod replication;
 mod replicator;
 mod scene4;
+#[cfg(any(feature = "websocket", feature = "enet"))]
+mod send_queue;
 mod session;
 pub mod wire;
 #[cfg(feature = "websocket")]

@@ -14,6 +14,8 @@ use tokio::sync::Notify;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::{Data, OpCode};
 use tokio_tungstenite::tungstenite::protocol::frame::FrameHeader;
 
+use crate::send_queue::Limits;
+
 #[derive(Default)]
 struct State {
     /// Whole frames, ready for the socket.
@@ -77,14 +79,6 @@ impl Outbox {
     }
 }
 
-/// How much may wait for a client, queued or being written.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Limits {
-    pub(crate) messages: usize,
-    /// Bytes of frames; one message is taken whatever its size when none waits.
-    pub(crate) bytes: usize,
-}
-
 /// The server's end of a client's [`Outbox`]. Dropping it closes the connection
 /// once what is queued is written.
 pub(crate) struct Sender {
@@ -108,9 +102,12 @@ impl Sender {
     /// is not reading.
     pub(crate) fn push(&self, msg: &[u8]) -> bool {
         let mut s = self.outbox.lock();
-        let waiting = s.queued + s.writing;
-        let bytes = s.bytes.len() + s.writing_bytes + FRAME_HEADER_MAX + msg.len();
-        if waiting >= self.limits.messages || (waiting > 0 && bytes > self.limits.bytes) {
+        // Counted as frames, queued or being written.
+        let waiting = s.bytes.len() + s.writing_bytes;
+        if !self
+            .limits
+            .admit(s.queued + s.writing, waiting, FRAME_HEADER_MAX + msg.len())
+        {
             return false;
         }
         let wake = s.bytes.is_empty();

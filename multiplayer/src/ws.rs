@@ -48,9 +48,10 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 use crate::godot3::{WsHeader, WsKind};
-use crate::outbox::{Limits, Sender};
+use crate::outbox::Sender;
 use crate::replication::Spawn;
 use crate::scene4::Packet;
+use crate::send_queue::Limits;
 use crate::session::{Delivery, Event, Protocol, Scene, Session, Target, SERVER};
 use crate::wire::{id_message, read_id_message};
 
