@@ -163,6 +163,11 @@ pub enum ErrorKind {
     /// A cache id the peer never assigned (or, in CONFIRM_PATH, one we never sent).
     #[error("cache id {0} is not known")]
     UnknownCacheId(u32),
+    /// A call by a cache id the peer gave a node and has since replaced twice (the
+    /// node made again twice while the call was on its way): the call is dropped,
+    /// as Godot drops it, and the peer kept ([`Event::Dropped`](crate::Event)).
+    #[error("cache id {0} was replaced twice since: its node was made again")]
+    ForgottenCacheId(u32),
     /// A SIMPLIFY_PATH for a cache id the peer already assigned.
     #[error("cache id {0} assigned twice")]
     DuplicateCacheId(u32),

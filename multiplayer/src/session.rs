@@ -157,9 +157,14 @@ pub enum Event {
         /// Why, as the error said it.
         reason: String,
     },
-    /// At a client: a packet another client sent through the server was refused
-    /// and dropped. A client cannot drop that peer, and its connection to the
-    /// server is not at fault (the engine logs an error and goes on).
+    /// A packet was dropped and its sender kept, as the engine drops it (with an
+    /// error line) and goes on:
+    /// - at a client, a packet another client sent through the server, refused: a
+    ///   client cannot drop that peer, and its connection to the server is not at
+    ///   fault;
+    /// - a call by a cache id its sender gave a node and has replaced twice since
+    ///   ([`ErrorKind::ForgottenCacheId`](crate::ErrorKind)): the node was made again
+    ///   twice while the call was on its way.
     Dropped {
         /// The client that sent it.
         peer: i32,
@@ -302,7 +307,9 @@ impl Peer {
 /// Godot 4 gives a node a new id each time the node is made again (a player's node
 /// after a respawn), and never takes one back: a node's newest id and the one before
 /// are kept (a call by the one before may still be on its way on another channel),
-/// older ones are forgotten, so a peer holds two ids a node at most.
+/// older ones are forgotten, so a peer holds two ids a node at most. A call by a
+/// forgotten id is dropped, as Godot drops a call by any id it does not hold; a call
+/// by an id above every one the peer gave is refused, as no engine sends it.
 #[derive(Debug, Default)]
 struct PathCache {
     /// Ids below [`PathCache::LOW`]: the node of id `i` at `i`.
@@ -310,6 +317,9 @@ struct PathCache {
     high: Map<u32, usize>,
     /// Per node: its newest id, and the one before.
     ids: Vec<[Option<u32>; 2]>,
+    /// One above the highest id the peer gave: an id below it that is not held was
+    /// forgotten (or skipped: Godot numbers the paths of all its peers in one count).
+    ceiling: u64,
 }
 
 impl PathCache {
@@ -322,6 +332,11 @@ impl PathCache {
         } else {
             self.high.get(&id).copied()
         }
+    }
+
+    /// Whether `id`, not held, is one the peer gave and that was forgotten since.
+    fn forgotten(&self, id: u32) -> bool {
+        u64::from(id) < self.ceiling
     }
 
     /// Whether `node` has an id already.
@@ -341,6 +356,7 @@ impl PathCache {
             self.set(old, None);
         }
         self.set(id, Some(node));
+        self.ceiling = self.ceiling.max(u64::from(id) + 1);
     }
 
     fn set(&mut self, id: u32, node: Option<usize>) {
@@ -580,7 +596,8 @@ impl Session {
     /// Handles one payload from `from`, which came with `delivery`. An error means
     /// the peer sent what a Godot peer never sends: drop it ([`disconnect`]). At a
     /// client, what another client sent (relayed) is never an error: a refused
-    /// packet of theirs is [`Event::Dropped`].
+    /// packet of theirs is [`Event::Dropped`]. A call by a cache id that its sender
+    /// has replaced twice since is not an error either, but [`Event::Dropped`].
     ///
     /// [`disconnect`]: Session::disconnect
     pub fn receive(&mut self, from: i32, delivery: Delivery, bytes: &[u8]) -> Result<()> {
@@ -590,7 +607,8 @@ impl Session {
             self.drop_refused(from, r);
             return Ok(());
         }
-        self.receive_from(from, delivery, bytes)
+        let r = self.receive_from(from, delivery, bytes);
+        self.drop_forgotten(from, r)
     }
 
     /// [`receive`](Session::receive) for a hot loop: a Godot 4 remote call that `from`
@@ -631,7 +649,13 @@ impl Session {
             let peer = self.known_peer(from)?;
             if let Some(call) = CallRef::decode(bytes)? {
                 Peer::heard_other(peer);
-                let (node, method) = self.callee(from, peer, &call.node, call.method)?;
+                // The node as an index, so that no borrow of `self` is held where a
+                // call by a forgotten id is dropped.
+                let node = match self.node_of(peer, &call.node) {
+                    Ok(node) => node,
+                    Err(e) => return self.drop_forgotten(from, Err(e)).map(|()| None),
+                };
+                let (node, method) = self.callee(node, call.method)?;
                 return Ok(Some(CallIn {
                     from,
                     node,
@@ -641,6 +665,25 @@ impl Session {
             }
         }
         self.receive(from, delivery, bytes).map(|()| None)
+    }
+
+    /// A call by a cache id that `peer` has since replaced twice is
+    /// [`Event::Dropped`], as Godot drops it, and the peer kept.
+    #[inline]
+    fn drop_forgotten(&mut self, peer: i32, r: Result<()>) -> Result<()> {
+        r.or_else(|e| self.drop_if_forgotten(peer, e))
+    }
+
+    #[cold]
+    fn drop_if_forgotten(&mut self, peer: i32, e: Error) -> Result<()> {
+        if !matches!(e.kind(), ErrorKind::ForgottenCacheId(_)) {
+            return Err(e);
+        }
+        self.events.push_back(Event::Dropped {
+            peer,
+            reason: e.to_string(),
+        });
+        Ok(())
     }
 
     /// At a client: a refused packet of another client is [`Event::Dropped`].
@@ -667,7 +710,8 @@ impl Session {
         if let Some(call) = CallRef::decode(bytes)? {
             Peer::heard_other(peer);
             let args = call.args.to_variants()?;
-            let (node, method) = self.callee(from, peer, &call.node, call.method)?;
+            let node = self.node_of(peer, &call.node)?;
+            let (node, method) = self.callee(node, call.method)?;
             let event = call_event(from, node, method, args);
             self.events.push_back(event);
             return Ok(());
@@ -685,7 +729,7 @@ impl Session {
     fn process3(&mut self, from: i32, packet: godot3::Packet) -> Result<()> {
         match packet {
             godot3::Packet::Call(call) => {
-                let node = self.node_of(from, &call.node)?;
+                let node = self.node_of(self.state.get(&from), &call.node)?;
                 let (path, names) = &self.scene.nodes[node];
                 let Some(method) = names.find(&call.method).cloned() else {
                     return Err(Error::at(ErrorKind::UnknownMethodName(call.method), 5));
@@ -702,7 +746,7 @@ impl Session {
                 property,
                 value,
             } => {
-                let node = self.node_of(from, &node)?;
+                let node = self.node_of(self.state.get(&from), &node)?;
                 self.events.push_back(Event::Set {
                     from,
                     node: self.scene.nodes[node].0.clone(),
@@ -738,18 +782,40 @@ impl Session {
         Ok(())
     }
 
-    /// The scene's index of the node a call from `from` names.
-    fn node_of(&self, from: i32, node: &NodeRef) -> Result<usize> {
+    /// The scene's index of the node that a call from a peer (whose state is
+    /// `peer`) names. A cache id the peer gave and has since replaced twice is
+    /// [`ErrorKind::ForgottenCacheId`], one it never gave
+    /// [`ErrorKind::UnknownCacheId`].
+    #[inline(always)]
+    fn node_of(&self, peer: Option<&Peer>, node: &NodeRef) -> Result<usize> {
+        // The usual call, by a cache id held.
+        if let (NodeRef::Cached(id), Some(p)) = (node, peer) {
+            if let Some(node) = p.received.get(*id) {
+                return Ok(node);
+            }
+        }
+        self.node_of_slow(peer, node)
+    }
+
+    #[inline(never)]
+    fn node_of_slow(&self, peer: Option<&Peer>, node: &NodeRef) -> Result<usize> {
         match node {
             NodeRef::Path(path) => self
                 .scene
                 .index(path)
                 .ok_or_else(|| Error::at(ErrorKind::UnknownNode(path.clone()), 1)),
-            NodeRef::Cached(id) | NodeRef::CachedWide(id) => self
-                .state
-                .get(&from)
-                .and_then(|p| p.received.get(*id))
-                .ok_or_else(|| Error::at(ErrorKind::UnknownCacheId(*id), 1)),
+            NodeRef::Cached(id) | NodeRef::CachedWide(id) => {
+                let cache = peer.map(|p| &p.received);
+                if let Some(node) = cache.and_then(|c| c.get(*id)) {
+                    return Ok(node);
+                }
+                let kind = if cache.is_some_and(|c| c.forgotten(*id)) {
+                    ErrorKind::ForgottenCacheId(*id)
+                } else {
+                    ErrorKind::UnknownCacheId(*id)
+                };
+                Err(Error::at(kind, 1))
+            }
         }
     }
 
@@ -831,26 +897,11 @@ impl Session {
         }
     }
 
-    /// The node and method that `from` (whose state is `peer`, looked up by the
-    /// caller) calls, as the scene names them. Always inlined: out of line, it cost a
+    /// The node of index `node` and its method `method`, as the scene names them.
+    /// Always inlined: out of line, it cost a
     /// call received in place a twentieth more.
     #[inline(always)]
-    fn callee(
-        &self,
-        from: i32,
-        peer: Option<&Peer>,
-        node: &NodeRef,
-        method: u16,
-    ) -> Result<(&Name, &Name)> {
-        // The usual call, by a cache id of the peer's, without looking the peer up again.
-        let cached = match (node, peer) {
-            (NodeRef::Cached(id), Some(p)) => p.received.get(*id),
-            _ => None,
-        };
-        let node = match cached {
-            Some(node) => node,
-            None => self.node_of(from, node)?,
-        };
+    fn callee(&self, node: usize, method: u16) -> Result<(&Name, &Name)> {
         let (path, names) = &self.scene.nodes[node];
         let method = names
             .shared(method)
@@ -866,7 +917,8 @@ impl Session {
         method: u16,
         args: Vec<Variant>,
     ) -> Result<()> {
-        let (node, method) = self.callee(from, self.state.get(&from), node, method)?;
+        let node = self.node_of(self.state.get(&from), node)?;
+        let (node, method) = self.callee(node, method)?;
         let event = call_event(from, node, method, args);
         self.events.push_back(event);
         Ok(())

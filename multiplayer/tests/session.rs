@@ -425,8 +425,9 @@ fn call_by_id(id: u32) -> Vec<u8> {
 /// Godot 4 gives a node a new cache id each time the node is made again (a player's
 /// node after a respawn; Godot 4.6 sends SIMPLIFY_PATH 1, 2, 3... for the same path,
 /// `multiplayer/tests/oracle/respawn4.gd`), and calls by it: a peer doing so thousands
-/// of times stays, holding the node's newest two ids. Calls by those run; by the id
-/// before them, refused as unknown.
+/// of times stays, holding the node's newest two ids. Calls by those run; a call by
+/// an id before them is dropped, as Godot drops a call by an id it does not hold, and
+/// the peer kept; a call by an id above every one it gave is refused.
 #[test]
 fn a_node_made_again_and_again_keeps_its_peer() {
     let mut s = server_with(&[5]);
@@ -441,7 +442,27 @@ fn a_node_made_again_and_again_keeps_its_peer() {
     for id in [2999, 3000] {
         s.receive(5, Delivery::default(), &call_by_id(id)).unwrap();
     }
+    assert_eq!(drain(&mut s).1.len(), 2);
     for id in [1, 2998] {
+        s.receive(5, Delivery::default(), &call_by_id(id)).unwrap();
+        assert_eq!(
+            s.receive_call(5, Delivery::default(), &call_by_id(id))
+                .unwrap(),
+            None
+        );
+        let dropped = Event::Dropped {
+            peer: 5,
+            reason: format!(
+                "cache id {id} was replaced twice since: its node was made again at byte 1"
+            ),
+        };
+        assert_eq!(drain(&mut s).1, [dropped.clone(), dropped]);
+    }
+    assert!(s
+        .receive_call(5, Delivery::default(), &call_by_id(3000))
+        .unwrap()
+        .is_some());
+    for id in [3001, 70_000] {
         let e = s
             .receive(5, Delivery::default(), &call_by_id(id))
             .unwrap_err();
@@ -1045,14 +1066,21 @@ fn cache_ids_low_and_high_find_their_nodes() {
             "{e}"
         );
     }
+    // Not held and below the highest id given: forgotten, the call dropped (the
+    // ids above it are refused, `a_node_made_again_and_again_keeps_its_peer`).
     for id in [3, 62, 66, 999, 0x7FFF_FFFE] {
-        let e = s
-            .receive_call(5, Delivery::default(), &call(id))
-            .unwrap_err();
-        assert!(
-            matches!(e.kind(), ErrorKind::UnknownCacheId(u) if *u == id),
-            "{e}"
+        assert_eq!(
+            s.receive_call(5, Delivery::default(), &call(id)).unwrap(),
+            None
         );
-        assert_eq!(e.offset(), 1);
+        match s.poll_event() {
+            Some(Event::Dropped { peer: 5, reason }) => assert_eq!(
+                reason,
+                format!(
+                    "cache id {id} was replaced twice since: its node was made again at byte 1"
+                )
+            ),
+            e => panic!("{e:?}"),
+        }
     }
 }
