@@ -1,6 +1,7 @@
 //! A server `godot_bin_multiplayer::Session` with three clients, fed hostile packets
 //! (the path cache, the relay, peers coming and going): never panics; a refused
-//! peer is gone; every packet it sends decodes and goes to a connected peer.
+//! peer is gone, a peer whose call is dropped stays; every packet it sends decodes
+//! and goes to a connected peer.
 //!
 //! Input: records of `[op][len][bytes...]`; op's low 2 bits pick the client
 //! (2, 3 or 4), op 0xF0.. disconnects or reconnects one instead, 0xE0.. makes the
@@ -64,8 +65,11 @@ fuzz_target!(|data: &[u8]| {
             Packet::decode(&t.bytes).expect("what the session sends decodes");
         }
         while let Some(e) = s.poll_event() {
-            if let Event::Call(c) = e {
-                assert!(c.from >= 2);
+            match e {
+                Event::Call(c) => assert!(c.from >= 2),
+                // A call by a forgotten cache id: dropped, its sender kept.
+                Event::Dropped { peer, .. } => assert!(s.peers().any(|p| p == peer)),
+                _ => {}
             }
         }
     }

@@ -371,6 +371,14 @@ async fn engine_clients(
                         .or_default()
                         .push((call.method.into(), call.args));
                 }
+                // A client quits once its own done() came back, which may be before
+                // the other's arrived: never before.
+                Event::PeerDisconnected(id) => assert!(
+                    calls
+                        .get(&id)
+                        .is_some_and(|c| c.iter().any(|(m, _)| m == "done")),
+                    "client {id} left before its done()"
+                ),
                 e => panic!("unexpected {e:?}"),
             }
         }
