@@ -168,6 +168,22 @@ pub enum ErrorKind {
     /// as Godot drops it, and the peer kept ([`Event::Dropped`](crate::Event)).
     #[error("cache id {0} was replaced twice since: its node was made again")]
     ForgottenCacheId(u32),
+    /// A call of an rpc method whose mode does not allow it from that peer here
+    /// ([`RpcMode`](crate::RpcMode)): the call is dropped, as Godot drops it, and the
+    /// peer kept ([`Event::Dropped`](crate::Event)).
+    #[error("rpc {method:?} of node {node:?} is not allowed from peer {from}: its mode is {mode}, the node's authority {authority}")]
+    NotAllowed {
+        /// The method.
+        method: String,
+        /// The node's path.
+        node: String,
+        /// The caller.
+        from: i32,
+        /// The method's mode.
+        mode: crate::RpcMode,
+        /// The node's authority (Godot 3: network master) on this side.
+        authority: i32,
+    },
     /// A SIMPLIFY_PATH for a cache id the peer already assigned.
     #[error("cache id {0} assigned twice")]
     DuplicateCacheId(u32),

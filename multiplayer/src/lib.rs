@@ -61,6 +61,7 @@ mod outbox;
 mod reader;
 mod replication;
 mod replicator;
+mod rpc_mode;
 mod scene4;
 #[cfg(any(feature = "websocket", feature = "enet"))]
 mod send_queue;
@@ -73,6 +74,7 @@ pub use error::{Error, ErrorKind, Result};
 pub use names::{Name, RpcNames};
 pub use replication::{Delta, DeltaEntry, Spawn, SpawnSource, Sync, SyncEntry, MAX_STATE_VALUES};
 pub use replicator::{NodeId, Property, ReplicationMode, Replicator, Synchronizer, MAX_WATCHED};
+pub use rpc_mode::{Rpc, RpcMode};
 pub use scene4::{Args, CallRef, NodeRef, Packet, RemoteCall, Sys};
 pub use session::{
     Call, CallIn, Delivery, Event, Limits, Mode, Protocol, Scene, Session, Target, Transmit, SERVER,

@@ -180,11 +180,6 @@ impl RpcNames {
         self.names.get(usize::from(id))
     }
 
-    /// The scene's own copy of `name`, if it is one of the names.
-    pub(crate) fn find(&self, name: &str) -> Option<&Name> {
-        self.names.get(self.index(name)?)
-    }
-
     /// The sorted names.
     pub fn names(&self) -> &[Name] {
         &self.names
@@ -213,11 +208,10 @@ mod tests {
             sorted.sort();
             for (i, name) in sorted.iter().enumerate() {
                 assert_eq!(names.id(name), Some(i as u16), "{name} of {n}");
-                assert_eq!(names.find(name).map(Name::as_str), Some(name.as_str()));
                 assert_eq!(names.name(i as u16), Some(name.as_str()));
             }
             for absent in ["", "m", "m1", "m7x", "n0"] {
-                assert_eq!((names.id(absent), names.find(absent)), (None, None));
+                assert_eq!(names.id(absent), None);
             }
         }
     }

@@ -16,6 +16,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::godot3;
 use crate::names::{Name, RpcNames};
 use crate::replication::Spawn;
+use crate::rpc_mode::{Rpc, RpcMode};
 use crate::scene4::{self, Args, CallRef, NodeRef, Packet, Sys};
 use crate::{args, args_ser};
 
@@ -27,19 +28,28 @@ type Map<K, V> = HashMap<K, V, ahash::RandomState>;
 pub const SERVER: i32 = 1;
 
 /// The nodes whose rpcs this side takes part in, as the Godot scene declares them:
-/// each node's path relative to the multiplayer root and its script's `@rpc` names.
+/// each node's path relative to the multiplayer root and its script's `@rpc` names,
+/// with the mode of each where the session should check who calls it ([`RpcMode`]).
 ///
 /// ```
-/// use godot_bin_multiplayer::Scene;
+/// use godot_bin_multiplayer::{RpcMode, Scene};
 /// let scene = Scene::new()
 ///     .node("Game", ["hello", "move", "chat"])
-///     .node("Game/Score", ["add"]);
+///     // `@rpc func add(n)`: authority-only, which a server's own node is.
+///     .node("Game/Score", [("add", RpcMode::Authority), ("ask", RpcMode::AnyPeer)]);
 /// // Ids are positions in the sorted names: chat, hello, move.
 /// assert_eq!(scene.names("Game").unwrap().id("move"), Some(2));
+/// assert_eq!(scene.mode("Game/Score", "add"), Some(RpcMode::Authority));
+/// assert_eq!(scene.mode("Game", "move"), Some(RpcMode::AnyPeer));
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct Scene {
     nodes: Vec<(Name, RpcNames)>,
+    /// Per node, each method's mode by method id; `None` when every one is
+    /// [`RpcMode::AnyPeer`], so that a call to such a node checks nothing.
+    modes: Vec<Option<Box<[RpcMode]>>>,
+    /// Whether any node has modes.
+    has_modes: bool,
 }
 
 impl Scene {
@@ -48,25 +58,57 @@ impl Scene {
         Scene::default()
     }
 
-    /// Adds the node at `path` with its rpc method names (any order); a path given
-    /// twice keeps the later names.
-    pub fn node<I, S>(mut self, path: impl Into<String>, names: I) -> Self
+    /// Adds the node at `path` with its rpc methods (any order): bare names, or
+    /// `(name, mode)` pairs ([`Rpc`]). A path given twice keeps the later methods; a
+    /// name given twice, its later mode.
+    pub fn node<I, S>(mut self, path: impl Into<String>, methods: I) -> Self
     where
         I: IntoIterator<Item = S>,
-        S: Into<String>,
+        S: Into<Rpc>,
     {
         let path = Name::from(path.into());
-        let names = RpcNames::new(names);
-        match self.nodes.iter_mut().find(|(p, _)| *p == path) {
-            Some(slot) => slot.1 = names,
-            None => self.nodes.push((path, names)),
+        let methods: Vec<Rpc> = methods.into_iter().map(Into::into).collect();
+        let names = RpcNames::new(methods.iter().map(|m| m.name.as_str()));
+        let modes = methods.iter().any(|m| m.mode != RpcMode::AnyPeer).then(|| {
+            let mut modes = vec![RpcMode::AnyPeer; names.names().len()];
+            for m in &methods {
+                if let Some(id) = names.id(&m.name) {
+                    modes[usize::from(id)] = m.mode;
+                }
+            }
+            modes.into_boxed_slice()
+        });
+        match self.nodes.iter().position(|(p, _)| *p == path) {
+            Some(i) => {
+                self.nodes[i].1 = names;
+                self.modes[i] = modes;
+            }
+            None => {
+                self.nodes.push((path, names));
+                self.modes.push(modes);
+            }
         }
+        self.has_modes = self.modes.iter().any(Option::is_some);
         self
     }
 
     /// The rpc names of the node at `path`.
     pub fn names(&self, path: &str) -> Option<&RpcNames> {
         self.index(path).map(|i| &self.nodes[i].1)
+    }
+
+    /// Who may call `method` of the node at `path`, if the scene has it.
+    pub fn mode(&self, path: &str, method: &str) -> Option<RpcMode> {
+        let i = self.index(path)?;
+        let id = self.nodes[i].1.id(method)?;
+        Some(self.method_mode(i, id).unwrap_or_default())
+    }
+
+    /// The mode of method `id` of node `node`, when the node declares modes and has
+    /// that method.
+    #[inline]
+    fn method_mode(&self, node: usize, id: u16) -> Option<RpcMode> {
+        self.modes[node].as_ref()?.get(usize::from(id)).copied()
     }
 
     fn index(&self, path: &str) -> Option<usize> {
@@ -443,6 +485,8 @@ pub struct Session {
     scratch: Vec<u8>,
     /// The peers a call goes to, kept for the same reason.
     fan_out: Vec<i32>,
+    /// Per node of the scene: its multiplayer authority (Godot 3: network master).
+    authority: Vec<i32>,
 }
 
 impl Session {
@@ -460,6 +504,7 @@ impl Session {
 
     fn new(id: i32, scene: Scene) -> Self {
         Session {
+            authority: vec![SERVER; scene.nodes.len()],
             id,
             protocol: Protocol::Godot4,
             scene,
@@ -583,6 +628,24 @@ impl Session {
         }
     }
 
+    /// Sets the multiplayer authority of the node at `path` (`set_multiplayer_authority`,
+    /// Godot 3's `set_network_master`), which [`RpcMode::Authority`] and the Godot 3
+    /// modes check calls against. Every node's is 1, the server, until set; as in the
+    /// engine, each side keeps its own.
+    pub fn set_authority(&mut self, path: &str, peer: i32) -> Result<()> {
+        let node = self
+            .scene
+            .index(path)
+            .ok_or_else(|| Error::at(ErrorKind::UnknownNode(path.to_owned()), 0))?;
+        self.authority[node] = peer;
+        Ok(())
+    }
+
+    /// The multiplayer authority of the node at `path`, if the scene has it.
+    pub fn authority(&self, path: &str) -> Option<i32> {
+        self.scene.index(path).map(|node| self.authority[node])
+    }
+
     /// The next event, if any.
     pub fn poll_event(&mut self) -> Option<Event> {
         self.events.pop_front()
@@ -608,7 +671,7 @@ impl Session {
             return Ok(());
         }
         let r = self.receive_from(from, delivery, bytes);
-        self.drop_forgotten(from, r)
+        self.drop_ignored(from, r)
     }
 
     /// [`receive`](Session::receive) for a hot loop: a Godot 4 remote call that `from`
@@ -617,11 +680,12 @@ impl Session {
     /// `Variant`s. Anything else (other packets, calls relayed between clients, Godot 3
     /// calls) is received as `receive` receives it, and gives `None`.
     ///
-    /// A call to an unknown node or method is refused here, as `receive` refuses it.
+    /// A call to an unknown node or method is refused here, as `receive` refuses it,
+    /// and one its method's mode does not allow is dropped ([`Event::Dropped`], `None`).
     /// Its arguments are read only when the handler reads them ([`Args::get`],
     /// [`Args::to_variants`]): `receive` refuses a call whose arguments do not
-    /// decode, and reading them gives that error. (`receive` reads the arguments
-    /// first: of a call wrong in both, it names the arguments, this its node.)
+    /// decode (after its node, method and mode, as the engine), and reading them
+    /// gives that error.
     ///
     /// ```
     /// use godot_bin::Vector3;
@@ -653,8 +717,11 @@ impl Session {
                 // call by a forgotten id is dropped.
                 let node = match self.node_of(peer, &call.node) {
                     Ok(node) => node,
-                    Err(e) => return self.drop_forgotten(from, Err(e)).map(|()| None),
+                    Err(e) => return self.drop_ignored(from, Err(e)).map(|()| None),
                 };
+                if let Err(e) = self.check_mode(from, node, call.method) {
+                    return self.drop_ignored(from, Err(e)).map(|()| None);
+                }
                 let (node, method) = self.callee(node, call.method)?;
                 return Ok(Some(CallIn {
                     from,
@@ -667,16 +734,20 @@ impl Session {
         self.receive(from, delivery, bytes).map(|()| None)
     }
 
-    /// A call by a cache id that `peer` has since replaced twice is
-    /// [`Event::Dropped`], as Godot drops it, and the peer kept.
+    /// A call by a cache id that `peer` has since replaced twice, or one that its
+    /// method's mode does not allow from `peer`, is [`Event::Dropped`], as Godot drops
+    /// it, and the peer kept.
     #[inline]
-    fn drop_forgotten(&mut self, peer: i32, r: Result<()>) -> Result<()> {
-        r.or_else(|e| self.drop_if_forgotten(peer, e))
+    fn drop_ignored(&mut self, peer: i32, r: Result<()>) -> Result<()> {
+        r.or_else(|e| self.drop_if_ignored(peer, e))
     }
 
     #[cold]
-    fn drop_if_forgotten(&mut self, peer: i32, e: Error) -> Result<()> {
-        if !matches!(e.kind(), ErrorKind::ForgottenCacheId(_)) {
+    fn drop_if_ignored(&mut self, peer: i32, e: Error) -> Result<()> {
+        if !matches!(
+            e.kind(),
+            ErrorKind::ForgottenCacheId(_) | ErrorKind::NotAllowed { .. }
+        ) {
             return Err(e);
         }
         self.events.push_back(Event::Dropped {
@@ -709,9 +780,11 @@ impl Session {
         // making a `Packet` of it first.
         if let Some(call) = CallRef::decode(bytes)? {
             Peer::heard_other(peer);
-            let args = call.args.to_variants()?;
+            // As the engine: the node, the method and its mode, then the arguments.
             let node = self.node_of(peer, &call.node)?;
+            self.check_mode(from, node, call.method)?;
             let (node, method) = self.callee(node, call.method)?;
+            let args = call.args.to_variants()?;
             let event = call_event(from, node, method, args);
             self.events.push_back(event);
             return Ok(());
@@ -731,12 +804,17 @@ impl Session {
             godot3::Packet::Call(call) => {
                 let node = self.node_of(self.state.get(&from), &call.node)?;
                 let (path, names) = &self.scene.nodes[node];
-                let Some(method) = names.find(&call.method).cloned() else {
+                let found = names
+                    .id(&call.method)
+                    .and_then(|id| Some((id, names.shared(id)?.clone())));
+                let Some((id, method)) = found else {
                     return Err(Error::at(ErrorKind::UnknownMethodName(call.method), 5));
                 };
+                let path = path.clone();
+                self.check_mode(from, node, id)?;
                 self.events.push_back(Event::Call(Call {
                     from,
-                    node: path.clone(),
+                    node: path,
                     method,
                     args: call.args,
                 }));
@@ -897,6 +975,42 @@ impl Session {
         }
     }
 
+    /// Whether `from` may call method `method` of node `node` here, by the method's
+    /// mode: if not, [`ErrorKind::NotAllowed`], which the engine ignores (the call
+    /// dropped, the peer kept). An unknown method passes, for [`Session::callee`] to
+    /// refuse.
+    #[inline(always)]
+    fn check_mode(&self, from: i32, node: usize, method: u16) -> Result<()> {
+        // A scene without modes, the usual one, checks nothing.
+        if !self.scene.has_modes {
+            return Ok(());
+        }
+        self.check_declared_mode(from, node, method)
+    }
+
+    #[inline(never)]
+    fn check_declared_mode(&self, from: i32, node: usize, method: u16) -> Result<()> {
+        match self.scene.method_mode(node, method) {
+            Some(mode) if !mode.allows(from, self.id, self.authority[node]) => {
+                Err(self.not_allowed(from, node, method, mode))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    #[cold]
+    fn not_allowed(&self, from: i32, node: usize, method: u16, mode: RpcMode) -> Error {
+        let (path, names) = &self.scene.nodes[node];
+        let kind = ErrorKind::NotAllowed {
+            method: names.name(method).unwrap_or_default().to_owned(),
+            node: path.as_str().to_owned(),
+            from,
+            mode,
+            authority: self.authority[node],
+        };
+        Error::at(kind, 0)
+    }
+
     /// The node of index `node` and its method `method`, as the scene names them.
     /// Always inlined: out of line, it cost a
     /// call received in place a twentieth more.
@@ -918,6 +1032,7 @@ impl Session {
         args: Vec<Variant>,
     ) -> Result<()> {
         let node = self.node_of(self.state.get(&from), node)?;
+        self.check_mode(from, node, method)?;
         let (node, method) = self.callee(node, method)?;
         let event = call_event(from, node, method, args);
         self.events.push_back(event);
