@@ -17,16 +17,17 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use godot_bin::{Variant, Vector2};
-use godot_bin_multiplayer::{enet, ws, Delivery, Event, Protocol, Scene, Target};
+use godot_bin_multiplayer::{enet, ws, Delivery, Event, Protocol, RpcMode, Scene, Target};
 
-/// The rpc methods of the clients' `Arena` node, as its script declares them.
+/// The rpc methods of the clients' `Arena` node, as its script declares them: the
+/// players' calls `@rpc("any_peer")` (Godot 3: `remote`), the server's `@rpc`, which
+/// only the authority, the server, may call (Godot 3: `puppet`): a client's call of
+/// one of those is dropped here.
 fn scene() -> Scene {
-    Scene::new().node(
-        "Arena",
-        [
-            "join", "move", "say", "tag", "welcome", "joined", "moved", "chat", "scored", "left",
-        ],
-    )
+    let players = ["join", "move", "say", "tag"].map(|m| (m, RpcMode::AnyPeer));
+    let server =
+        ["welcome", "joined", "moved", "chat", "scored", "left"].map(|m| (m, RpcMode::Authority));
+    Scene::new().node("Arena", players.into_iter().chain(server))
 }
 
 struct Player {
@@ -130,6 +131,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 }
             }
             Event::Refused { peer, reason } => println!("peer {peer} dropped: {reason}"),
+            Event::Dropped { peer, reason } => println!("a call of peer {peer} ignored: {reason}"),
             Event::Call(call) => {
                 let from = call.from;
                 match (call.method.as_str(), players.contains_key(&from)) {

@@ -9,16 +9,15 @@ use std::time::Duration;
 
 use godot_bin::{Variant, Vector2};
 use godot_bin_multiplayer::ws::Client;
-use godot_bin_multiplayer::{Event, Scene, Target};
+use godot_bin_multiplayer::{Event, RpcMode, Scene, Target};
 
-/// The same rpc names as the clients' `Arena` node.
+/// The same rpc methods as the clients' `Arena` node, with the same modes: the
+/// server's calls come from the node's authority, the server.
 fn scene() -> Scene {
-    Scene::new().node(
-        "Arena",
-        [
-            "join", "move", "say", "tag", "welcome", "joined", "moved", "chat", "scored", "left",
-        ],
-    )
+    let players = ["join", "move", "say", "tag"].map(|m| (m, RpcMode::AnyPeer));
+    let server =
+        ["welcome", "joined", "moved", "chat", "scored", "left"].map(|m| (m, RpcMode::Authority));
+    Scene::new().node("Arena", players.into_iter().chain(server))
 }
 
 #[tokio::main(flavor = "current_thread")]
