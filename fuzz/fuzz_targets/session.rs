@@ -6,16 +6,25 @@
 //! Input: records of `[op][len][bytes...]`; op's low 2 bits pick the client
 //! (2, 3 or 4), op 0xF0.. disconnects or reconnects one instead, 0xE0.. makes the
 //! server call, 0xD0.. receives the packet with `receive_call` (its call's
-//! arguments read as Variants and as a tuple, and sent back in an Array by `rpc`).
+//! arguments read as Variants and as a tuple, and sent back in an Array by `rpc`),
+//! 0xC0.. makes that client the authority of `Game`, whose `two` only its authority
+//! may call, 0xB0.. turns the server relay off (bit 2 clear) or on.
 #![no_main]
 
 use godot_bin::{Variant, Vector3};
-use godot_bin_multiplayer::{Delivery, Event, Packet, Scene, Session, Target};
+use godot_bin_multiplayer::{Delivery, Event, Packet, RpcMode, Scene, Session, Target};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let scene = Scene::new()
-        .node("Game", ["ping", "one", "two"])
+        .node(
+            "Game",
+            [
+                ("ping", RpcMode::AnyPeer),
+                ("one", RpcMode::AnyPeer),
+                ("two", RpcMode::Authority),
+            ],
+        )
         .node("Game/Chat", ["say"]);
     let mut s = Session::server(scene);
     for p in 2..5 {
@@ -30,6 +39,8 @@ fuzz_target!(|data: &[u8]| {
         match op >> 4 {
             0xF if op & 4 == 0 => s.disconnect(peer),
             0xF => s.connect(peer),
+            0xC => s.set_authority("Game", peer).unwrap(),
+            0xB => s.set_server_relay(op & 4 != 0),
             0xE => {
                 let _ = s.rpc(Target::Peer(peer), "Game", "one", &(n,));
                 let _ = s.rpc(Target::All, "Game/Chat", "say", &("hi",));

@@ -184,6 +184,11 @@ pub enum ErrorKind {
         /// The node's authority (Godot 3: network master) on this side.
         authority: i32,
     },
+    /// A relay, or a notice of another peer, while the server relay is off
+    /// ([`Session::set_server_relay`](crate::Session::set_server_relay)): dropped, as
+    /// Godot drops it, and the peer kept.
+    #[error("the server relay is off: no relay or peer notice is taken")]
+    RelayDisabled,
     /// A SIMPLIFY_PATH for a cache id the peer already assigned.
     #[error("cache id {0} assigned twice")]
     DuplicateCacheId(u32),

@@ -487,6 +487,8 @@ pub struct Session {
     fan_out: Vec<i32>,
     /// Per node of the scene: its multiplayer authority (Godot 3: network master).
     authority: Vec<i32>,
+    /// `SceneMultiplayer.server_relay`.
+    server_relay: bool,
 }
 
 impl Session {
@@ -505,6 +507,7 @@ impl Session {
     fn new(id: i32, scene: Scene) -> Self {
         Session {
             authority: vec![SERVER; scene.nodes.len()],
+            server_relay: true,
             id,
             protocol: Protocol::Godot4,
             scene,
@@ -566,7 +569,7 @@ impl Session {
         if peer == self.id || self.is_peer(peer) {
             return;
         }
-        if self.is_server() && self.protocol == Protocol::Godot4 {
+        if self.is_server() && self.protocol == Protocol::Godot4 && self.server_relay {
             for &p in &self.peers {
                 let to_old = Packet::Sys(Sys::AddPeer(peer));
                 let to_new = Packet::Sys(Sys::AddPeer(p));
@@ -607,7 +610,7 @@ impl Session {
         self.peers.remove(&peer);
         self.state.remove(&peer);
         self.transmits.retain(|t| t.to != peer);
-        if self.is_server() && self.protocol == Protocol::Godot4 {
+        if self.is_server() && self.protocol == Protocol::Godot4 && self.server_relay {
             for &p in &self.peers {
                 self.transmits
                     .push_back(system(p, &Packet::Sys(Sys::DelPeer(peer))));
@@ -626,6 +629,22 @@ impl Session {
             });
             self.disconnect(peer);
         }
+    }
+
+    /// Turns the server relay on or off, as `SceneMultiplayer.server_relay` (on by
+    /// default; Godot 4). Off, a server tells no client of the others and relays
+    /// nothing, and a client hears of no other client: each talks to the server
+    /// alone, and a relay or peer notice that comes anyway is dropped with
+    /// [`Event::Dropped`], the peer kept, as the engine drops it. Both sides must
+    /// agree, as with the engine; set it before any peer connects. (Godot 3 relays in
+    /// the transport.)
+    pub fn set_server_relay(&mut self, on: bool) {
+        self.server_relay = on;
+    }
+
+    /// Whether the server relay is on.
+    pub fn server_relay(&self) -> bool {
+        self.server_relay
     }
 
     /// Sets the multiplayer authority of the node at `path` (`set_multiplayer_authority`,
@@ -734,9 +753,10 @@ impl Session {
         self.receive(from, delivery, bytes).map(|()| None)
     }
 
-    /// A call by a cache id that `peer` has since replaced twice, or one that its
-    /// method's mode does not allow from `peer`, is [`Event::Dropped`], as Godot drops
-    /// it, and the peer kept.
+    /// A call by a cache id that `peer` has since replaced twice, one that its
+    /// method's mode does not allow from `peer`, and a relay or peer notice while the
+    /// server relay is off, are [`Event::Dropped`], as Godot drops them, and the peer
+    /// kept.
     #[inline]
     fn drop_ignored(&mut self, peer: i32, r: Result<()>) -> Result<()> {
         r.or_else(|e| self.drop_if_ignored(peer, e))
@@ -746,7 +766,9 @@ impl Session {
     fn drop_if_ignored(&mut self, peer: i32, e: Error) -> Result<()> {
         if !matches!(
             e.kind(),
-            ErrorKind::ForgottenCacheId(_) | ErrorKind::NotAllowed { .. }
+            ErrorKind::ForgottenCacheId(_)
+                | ErrorKind::NotAllowed { .. }
+                | ErrorKind::RelayDisabled
         ) {
             return Err(e);
         }
@@ -920,6 +942,12 @@ impl Session {
             // Admission is the transport's here, so an auth exchange never starts;
             // the engine ignores the empty "done" message once a peer is in.
             Sys::Auth(payload) if payload.is_empty() => Ok(()),
+            // With the relay off, the engine takes neither (a server never takes a
+            // peer notice: that stays refused below).
+            Sys::Relay { .. } if !self.server_relay => Err(Error::at(ErrorKind::RelayDisabled, 1)),
+            Sys::AddPeer(_) | Sys::DelPeer(_) if !self.server_relay && !self.is_server() => {
+                Err(Error::at(ErrorKind::RelayDisabled, 1))
+            }
             Sys::AddPeer(peer) if !self.is_server() && from == SERVER && peer > SERVER => {
                 if peer != self.id && !self.is_peer(peer) {
                     self.admit(peer);

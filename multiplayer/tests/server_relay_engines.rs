@@ -1,0 +1,155 @@
+//! The server relay off (`SceneMultiplayer.server_relay = false`), against the real
+//! engine: crate clients join a Godot 4.6 server with the relay off
+//! (`tests/oracle/norelay4.gd`) and the crate's server with `set_server_relay(false)`,
+//! and on both the clients hear of no other client, and a relayed call sent anyway
+//! (by a client that has the relay on) reaches no one, its sender kept.
+#![cfg(feature = "websocket")]
+
+mod common;
+
+use std::time::Duration;
+
+use common::{engine, free_port, Engine};
+use godot_bin::Variant;
+use godot_bin_multiplayer::{ws, Delivery, Event, Protocol, Scene, Target};
+
+fn scene() -> Scene {
+    Scene::new().node("Game", ["hello", "done"])
+}
+
+async fn join(url: &str, relay: bool) -> ws::Client {
+    let mut c = ws::Client::connect_with(url, scene(), Protocol::Godot4)
+        .await
+        .unwrap();
+    c.session().set_server_relay(relay);
+    c
+}
+
+/// `done()` to the server, and what the client heard until it came back.
+async fn done(c: &mut ws::Client) -> Vec<Event> {
+    c.call(Target::Peer(1), "Game", "done", vec![])
+        .await
+        .unwrap();
+    let mut heard = Vec::new();
+    let wait = async {
+        loop {
+            let e = c.next_event().await.unwrap().unwrap();
+            let last = matches!(&e, Event::Call(call) if call.method == "done");
+            heard.push(e);
+            if last {
+                return;
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(20), wait)
+        .await
+        .expect("done() comes back");
+    heard
+}
+
+/// Two clients with the relay off, and one with it on that sends a call to the first
+/// through the server: returns the three ids.
+async fn clients(url: &str) -> [i32; 3] {
+    let mut a = join(url, false).await;
+    let mut b = join(url, false).await;
+    let mut c = join(url, true).await;
+    let ids = [a.id(), b.id(), c.id()];
+    // Client c is told of a (as a server with the relay on would tell it), and calls
+    // it through the server.
+    let mut notice = vec![7, 1];
+    notice.extend_from_slice(&ids[0].to_le_bytes());
+    c.session()
+        .receive(1, Delivery::default(), &notice)
+        .unwrap();
+    c.call(Target::Peer(ids[0]), "Game", "hello", vec![Variant::Int(1)])
+        .await
+        .unwrap();
+    let heard_c = done(&mut c).await;
+    assert!(
+        heard_c.iter().all(|e| match e {
+            Event::PeerConnected(p) => *p == 1 || *p == ids[0],
+            Event::Call(call) => call.from == 1 && call.method == "done",
+            _ => false,
+        }),
+        "{heard_c:?}"
+    );
+    // Sent after c's relayed call was handled: had it gone to a, a would hear it
+    // before its own done() came back.
+    for client in [&mut a, &mut b] {
+        let heard = done(client).await;
+        let others: Vec<&Event> = heard
+            .iter()
+            .filter(|e| !matches!(e, Event::PeerConnected(1)))
+            .collect();
+        assert!(
+            matches!(&others[..], [Event::Call(call)] if call.from == 1 && call.method == "done"),
+            "{heard:?}"
+        );
+    }
+    for client in [a, b, c] {
+        client.close().await.unwrap();
+    }
+    ids
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_the_relay_clients_talk_to_the_server_alone() {
+    let Some(bin) = engine("godot4") else {
+        return;
+    };
+    // The engine's server.
+    let port = free_port();
+    let mut engine = Engine::start(&bin, "norelay4.gd", &[("PORT", port.to_string())]);
+    engine.wait_for("listening", Duration::from_secs(30)).await;
+    let ids = clients(&format!("ws://127.0.0.1:{port}")).await;
+    let (code, log) = engine.finish(Duration::from_secs(20)).await;
+    assert_eq!(code, Some(0), "{log:?}");
+    let ran: Vec<(String, i64)> = log
+        .iter()
+        .filter(|l| l.get("ran").is_some())
+        .map(|l| {
+            (
+                l["ran"].as_str().unwrap().to_owned(),
+                l["from"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    let done_by = |order: [usize; 3]| -> Vec<(String, i64)> {
+        order
+            .iter()
+            .map(|&i| ("done".to_owned(), i64::from(ids[i])))
+            .collect()
+    };
+    assert_eq!(ran, done_by([2, 0, 1]), "the relayed hello ran nowhere");
+
+    // The crate's server, the same way.
+    let mut server = ws::Server::bind("127.0.0.1:0", scene()).await.unwrap();
+    server.session().set_server_relay(false);
+    let url = format!("ws://{}", server.local_addr());
+    let run = tokio::spawn(async move { clients(&url).await });
+    let (mut ran, mut dropped, mut left) = (Vec::new(), Vec::new(), 0);
+    let serve = async {
+        while left < 3 {
+            match server.next_event().await.unwrap() {
+                Event::PeerConnected(_) => {}
+                Event::PeerDisconnected(_) => left += 1,
+                Event::Call(call) if call.method == "done" => {
+                    ran.push(call.from);
+                    server
+                        .call(Target::Peer(call.from), "Game", "done", vec![])
+                        .unwrap();
+                }
+                Event::Dropped { peer, reason } => dropped.push((peer, reason)),
+                e => panic!("unexpected {e:?}"),
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(30), serve)
+        .await
+        .expect("the clients finish");
+    let ids = run.await.unwrap();
+    assert_eq!(ran, [ids[2], ids[0], ids[1]]);
+    // The SIMPLIFY_PATH and the call by path, each in its relay.
+    let reason = "the server relay is off: no relay or peer notice is taken at byte 1";
+    assert_eq!(dropped, vec![(ids[2], reason.to_owned()); 2]);
+}
