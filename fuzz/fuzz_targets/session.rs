@@ -8,7 +8,9 @@
 //! server call, 0xD0.. receives the packet with `receive_call` (its call's
 //! arguments read as Variants and as a tuple, and sent back in an Array by `rpc`),
 //! 0xC0.. makes that client the authority of `Game`, whose `two` only its authority
-//! may call, 0xB0.. turns the server relay off (bit 2 clear) or on.
+//! may call, 0xB0.. turns the server relay off (bit 2 clear) or on, 0xA0.. turns
+//! authentication on (bit 2) or off, sends the packet to that client as auth data
+//! and completes its authentication.
 #![no_main]
 
 use godot_bin::{Variant, Vector3};
@@ -41,6 +43,11 @@ fuzz_target!(|data: &[u8]| {
             0xF => s.connect(peer),
             0xC => s.set_authority("Game", peer).unwrap(),
             0xB => s.set_server_relay(op & 4 != 0),
+            0xA => {
+                s.set_auth(op & 4 != 0);
+                let _ = s.send_auth(peer, packet);
+                let _ = s.complete_auth(peer);
+            }
             0xE => {
                 let _ = s.rpc(Target::Peer(peer), "Game", "one", &(n,));
                 let _ = s.rpc(Target::All, "Game/Chat", "say", &("hi",));
@@ -61,25 +68,30 @@ fuzz_target!(|data: &[u8]| {
                 Ok(None) => {}
                 Err(e) => {
                     s.refuse(peer, &e.to_string());
-                    assert!(s.peers().all(|p| p != peer));
+                    assert!(s.peers().chain(s.authenticating()).all(|p| p != peer));
                 }
             },
             _ => {
                 if let Err(e) = s.receive(peer, Delivery::default(), packet) {
                     s.refuse(peer, &e.to_string());
-                    assert!(s.peers().all(|p| p != peer));
+                    assert!(s.peers().chain(s.authenticating()).all(|p| p != peer));
                 }
             }
         }
         while let Some(t) = s.poll_transmit() {
-            assert!(s.peers().any(|p| p == t.to), "to a peer that is gone");
+            assert!(
+                s.peers().chain(s.authenticating()).any(|p| p == t.to),
+                "to a peer that is gone"
+            );
             Packet::decode(&t.bytes).expect("what the session sends decodes");
         }
         while let Some(e) = s.poll_event() {
             match e {
                 Event::Call(c) => assert!(c.from >= 2),
                 // A call by a forgotten cache id: dropped, its sender kept.
-                Event::Dropped { peer, .. } => assert!(s.peers().any(|p| p == peer)),
+                Event::Dropped { peer, .. } => {
+                    assert!(s.peers().chain(s.authenticating()).any(|p| p == peer))
+                }
                 _ => {}
             }
         }

@@ -81,6 +81,10 @@ pub enum Error {
 pub struct Config {
     /// The engine version spoken (Godot 4 by default).
     pub protocol: Protocol,
+    /// Peers authenticate before they are admitted, as with the engine's
+    /// `SceneMultiplayer.auth_callback` set (Godot 4; off by default): see
+    /// [`Session::set_auth`](crate::Session::set_auth). Both sides must agree.
+    pub auth: bool,
     /// Clients at once (ENet's own limit is 4095).
     pub max_clients: usize,
     /// Events the ENet host queues for the application and it has not yet taken
@@ -129,6 +133,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             protocol: Protocol::Godot4,
+            auth: false,
             max_clients: 4095,
             queue: 4096,
             connect_timeout: Duration::from_secs(10),
@@ -565,7 +570,7 @@ impl Server {
             None,
         )?;
         Ok(Server {
-            session: Session::server(scene).protocol(config.protocol),
+            session: Session::server(scene).configured(config.protocol, config.auth),
             config,
             host,
             ids: HashMap::new(),
@@ -774,6 +779,20 @@ impl Server {
         Ok(())
     }
 
+    /// Sends auth data to `peer`, which is authenticating ([`Session::send_auth`]).
+    pub fn send_auth(&mut self, peer: i32, data: &[u8]) -> Result<(), Error> {
+        self.session.send_auth(peer, data)?;
+        self.flush();
+        Ok(())
+    }
+
+    /// Completes this side's authentication of `peer` ([`Session::complete_auth`]).
+    pub fn complete_auth(&mut self, peer: i32) -> Result<(), Error> {
+        self.session.complete_auth(peer)?;
+        self.flush();
+        Ok(())
+    }
+
     /// A spawn through the spawner at `spawner`: see [`Session::spawn`].
     pub fn spawn(&mut self, target: Target, spawner: &str, spawn: Spawn) -> Result<(), Error> {
         self.session.spawn(target, spawner, spawn)?;
@@ -870,7 +889,7 @@ impl Client {
             Ok(Some(connected)) => connected,
             _ => return Err(Error::ConnectFailed),
         };
-        let mut session = Session::client(id, scene).protocol(config.protocol);
+        let mut session = Session::client(id, scene).configured(config.protocol, config.auth);
         session.connect(SERVER);
         Ok(Client {
             session,
@@ -993,6 +1012,18 @@ impl Client {
         delivery: Delivery,
     ) -> Result<(), Error> {
         self.session.call(target, node, method, args, delivery)?;
+        self.flush()
+    }
+
+    /// Sends auth data to the server while authenticating ([`Session::send_auth`]).
+    pub fn send_auth(&mut self, data: &[u8]) -> Result<(), Error> {
+        self.session.send_auth(SERVER, data)?;
+        self.flush()
+    }
+
+    /// Completes this side's authentication ([`Session::complete_auth`]).
+    pub fn complete_auth(&mut self) -> Result<(), Error> {
+        self.session.complete_auth(SERVER)?;
         self.flush()
     }
 

@@ -189,6 +189,10 @@ pub enum ErrorKind {
     /// Godot drops it, and the peer kept.
     #[error("the server relay is off: no relay or peer notice is taken")]
     RelayDisabled,
+    /// A packet other than an auth message from a peer still authenticating: dropped,
+    /// as Godot drops it, and the peer kept ([`Event::Dropped`](crate::Event)).
+    #[error("a packet before the peer was authenticated")]
+    NotAuthenticated,
     /// A SIMPLIFY_PATH for a cache id the peer already assigned.
     #[error("cache id {0} assigned twice")]
     DuplicateCacheId(u32),

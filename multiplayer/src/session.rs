@@ -5,8 +5,10 @@
 //! The transport feeds it each peer's arrivals and departures and each received
 //! payload, and sends what [`Session::poll_transmit`] hands out.
 
+mod auth;
+
 use std::cell::Cell;
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
 use godot_bin::{Config, Dialect, Variant};
 use serde::de::DeserializeOwned;
@@ -192,6 +194,19 @@ pub enum Event {
     PeerConnected(i32),
     /// A peer left.
     PeerDisconnected(i32),
+    /// A peer connected and is authenticating ([`Session::set_auth`]): it is
+    /// admitted, with [`Event::PeerConnected`], once both sides completed.
+    Authenticating(i32),
+    /// An auth message from a peer authenticating: answer with
+    /// [`Session::send_auth`], end with [`Session::complete_auth`].
+    AuthData {
+        /// The peer.
+        peer: i32,
+        /// What it sent.
+        data: Vec<u8>,
+    },
+    /// A peer left before it was admitted (`peer_authentication_failed`).
+    AuthFailed(i32),
     /// This side dropped a peer for what it sent (a `PeerDisconnected` follows).
     Refused {
         /// The peer.
@@ -489,6 +504,10 @@ pub struct Session {
     authority: Vec<i32>,
     /// `SceneMultiplayer.server_relay`.
     server_relay: bool,
+    /// Whether peers authenticate (`auth_callback` set).
+    auth: bool,
+    /// The peers still authenticating.
+    pending: BTreeMap<i32, auth::Pending>,
 }
 
 impl Session {
@@ -508,6 +527,8 @@ impl Session {
         Session {
             authority: vec![SERVER; scene.nodes.len()],
             server_relay: true,
+            auth: false,
+            pending: BTreeMap::new(),
             id,
             protocol: Protocol::Godot4,
             scene,
@@ -524,6 +545,13 @@ impl Session {
     /// Speaks `protocol` (Godot 4's by default); set it before any peer connects.
     pub fn protocol(mut self, protocol: Protocol) -> Self {
         self.protocol = protocol;
+        self
+    }
+
+    /// Speaks `protocol`, and authenticates peers if `auth`: a transport's settings.
+    pub(crate) fn configured(mut self, protocol: Protocol, auth: bool) -> Self {
+        self.protocol = protocol;
+        self.auth = auth;
         self
     }
 
@@ -566,9 +594,16 @@ impl Session {
     /// The transport connected `peer` (at a client: the server, 1). The server tells
     /// the other clients and the newcomer about each other, as Godot's does.
     pub fn connect(&mut self, peer: i32) {
-        if peer == self.id || self.is_peer(peer) {
+        if peer == self.id || self.is_peer(peer) || self.pending.contains_key(&peer) {
             return;
         }
+        if !self.connect_pending(peer) {
+            self.admit_new(peer);
+        }
+    }
+
+    /// Admits a peer that connected (and authenticated, if peers do).
+    fn admit_new(&mut self, peer: i32) {
         if self.is_server() && self.protocol == Protocol::Godot4 && self.server_relay {
             for &p in &self.peers {
                 let to_old = Packet::Sys(Sys::AddPeer(peer));
@@ -589,7 +624,7 @@ impl Session {
     /// the other clients; a client that loses the server loses every peer it knew
     /// through it (as the engine's `clear()`), each with its event, the server last.
     pub fn disconnect(&mut self, peer: i32) {
-        if !self.is_peer(peer) {
+        if self.disconnect_pending(peer) || !self.is_peer(peer) {
             return;
         }
         if !self.is_server() && peer == SERVER {
@@ -622,7 +657,7 @@ impl Session {
     /// Drops `peer` for `reason` (usually the error [`receive`](Session::receive)
     /// returned): [`Event::Refused`], then as [`disconnect`](Session::disconnect).
     pub fn refuse(&mut self, peer: i32, reason: &str) {
-        if self.is_peer(peer) {
+        if self.is_peer(peer) || self.pending.contains_key(&peer) {
             self.events.push_back(Event::Refused {
                 peer,
                 reason: reason.to_owned(),
@@ -683,6 +718,9 @@ impl Session {
     ///
     /// [`disconnect`]: Session::disconnect
     pub fn receive(&mut self, from: i32, delivery: Delivery, bytes: &[u8]) -> Result<()> {
+        if !self.pending.is_empty() && self.pending.contains_key(&from) {
+            return self.receive_pending(from, bytes);
+        }
         // At a client, another client's packet (Godot 3 relays in the transport).
         if !self.is_server() && from != SERVER {
             let r = self.receive_from(from, delivery, bytes);
@@ -728,6 +766,9 @@ impl Session {
         delivery: Delivery,
         bytes: &'a [u8],
     ) -> Result<Option<CallIn<'a>>> {
+        if !self.pending.is_empty() && self.pending.contains_key(&from) {
+            return self.receive_pending(from, bytes).map(|()| None);
+        }
         if self.protocol == Protocol::Godot4 && (self.is_server() || from == SERVER) {
             let peer = self.known_peer(from)?;
             if let Some(call) = CallRef::decode(bytes)? {

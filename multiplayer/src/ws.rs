@@ -106,6 +106,10 @@ pub struct Config {
     pub handshake_timeout: Duration,
     /// The engine version spoken (Godot 4 by default).
     pub protocol: Protocol,
+    /// Peers authenticate before they are admitted, as with the engine's
+    /// `SceneMultiplayer.auth_callback` set (Godot 4; off by default): see
+    /// [`Session::set_auth`](crate::Session::set_auth). Both sides must agree.
+    pub auth: bool,
 }
 
 impl Default for Config {
@@ -117,6 +121,7 @@ impl Default for Config {
             max_clients: 4096,
             handshake_timeout: Duration::from_secs(10),
             protocol: Protocol::Godot4,
+            auth: false,
         }
     }
 }
@@ -206,7 +211,7 @@ impl Server {
         let (tx, rx) = mpsc::channel(config.send_queue.max(64));
         let accept = tokio::spawn(accept(listener, tx, config, tls));
         Ok(Server {
-            session: Session::server(scene).protocol(config.protocol),
+            session: Session::server(scene).configured(config.protocol, config.auth),
             config,
             addr,
             rx,
@@ -384,6 +389,18 @@ impl Server {
                 .map_err(|e| e.shifted(WsHeader::SIZE))?;
         }
         Ok(())
+    }
+
+    /// Sends auth data to `peer`, which is authenticating ([`Session::send_auth`]).
+    pub fn send_auth(&mut self, peer: i32, data: &[u8]) -> Result<(), Error> {
+        self.session.send_auth(peer, data)?;
+        self.flush()
+    }
+
+    /// Completes this side's authentication of `peer` ([`Session::complete_auth`]).
+    pub fn complete_auth(&mut self, peer: i32) -> Result<(), Error> {
+        self.session.complete_auth(peer)?;
+        self.flush()
     }
 
     /// Hands every queued packet to its client's writer: what this server's own
@@ -601,7 +618,17 @@ impl Client {
         scene: Scene,
         protocol: Protocol,
     ) -> Result<Client, Error> {
-        let config = Config::default();
+        let config = Config {
+            protocol,
+            ..Config::default()
+        };
+        Client::connect_config(url, scene, config).await
+    }
+
+    /// [`Client::connect`] with `config`'s protocol, message size limit and
+    /// authentication.
+    pub async fn connect_config(url: &str, scene: Scene, config: Config) -> Result<Client, Error> {
+        let protocol = config.protocol;
         let (mut ws, _) =
             tokio_tungstenite::connect_async_with_config(url, Some(config.websocket()), true)
                 .await?;
@@ -622,7 +649,7 @@ impl Client {
                 },
             }
         };
-        let mut session = Session::client(id, scene).protocol(protocol);
+        let mut session = Session::client(id, scene).configured(config.protocol, config.auth);
         session.connect(SERVER);
         Ok(Client {
             session,
@@ -745,6 +772,18 @@ impl Client {
     ) -> Result<(), Error> {
         self.session
             .call(target, node, method, args, Delivery::default())?;
+        self.flush().await
+    }
+
+    /// Sends auth data to the server while authenticating ([`Session::send_auth`]).
+    pub async fn send_auth(&mut self, data: &[u8]) -> Result<(), Error> {
+        self.session.send_auth(SERVER, data)?;
+        self.flush().await
+    }
+
+    /// Completes this side's authentication ([`Session::complete_auth`]).
+    pub async fn complete_auth(&mut self) -> Result<(), Error> {
+        self.session.complete_auth(SERVER)?;
         self.flush().await
     }
 
