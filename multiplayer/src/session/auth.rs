@@ -2,7 +2,7 @@
 //! with it on, a peer that connects is not admitted until both sides have said they
 //! are done, and until then only SYS auth packets pass.
 
-use super::{system, Delivery, Event, Session, Transmit};
+use super::{system, Delivery, Event, Protocol, Session, Transmit};
 use crate::error::{Error, ErrorKind, Result};
 use crate::scene4::{Packet, Sys};
 
@@ -24,6 +24,7 @@ impl Session {
     /// the engine. The engine drops a peer still authenticating after
     /// `auth_timeout` (3 s by default); here that is the caller's, with the
     /// transport's `kick` ([`authenticating`](Session::authenticating) lists them).
+    /// Godot 3, which has no authentication, ignores it.
     pub fn set_auth(&mut self, on: bool) {
         self.auth = on;
     }
@@ -85,7 +86,8 @@ impl Session {
 
     /// A connecting peer, pending if peers are authenticated.
     pub(super) fn connect_pending(&mut self, peer: i32) -> bool {
-        if !self.auth {
+        // Godot 3's MultiplayerAPI has no authentication.
+        if !self.auth || self.protocol == Protocol::Godot3 {
             return false;
         }
         if self.pending.insert(peer, Pending::default()).is_none() {
