@@ -38,6 +38,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use crate::auth_clock::AuthClock;
 use crate::enet_queue::{Counted, Waiting};
 use crate::godot3;
 use crate::mailbox;
@@ -85,6 +86,10 @@ pub struct Config {
     /// `SceneMultiplayer.auth_callback` set (Godot 4; off by default): see
     /// [`Session::set_auth`](crate::Session::set_auth). Both sides must agree.
     pub auth: bool,
+    /// Time a client has to authenticate when `auth` is on before it is dropped
+    /// (`Event::AuthFailed`), as the engine's `auth_timeout` (3 s by default; zero:
+    /// no limit).
+    pub auth_timeout: Duration,
     /// Clients at once (ENet's own limit is 4095).
     pub max_clients: usize,
     /// Events the ENet host queues for the application and it has not yet taken
@@ -134,6 +139,7 @@ impl Default for Config {
         Config {
             protocol: Protocol::Godot4,
             auth: false,
+            auth_timeout: Duration::from_secs(3),
             max_clients: 4095,
             queue: 4096,
             connect_timeout: Duration::from_secs(10),
@@ -532,6 +538,7 @@ pub struct Server {
     /// ENet peer slot → Godot id, and back.
     ids: HashMap<usize, i32>,
     slots: HashMap<i32, Slot>,
+    auth_clock: AuthClock,
 }
 
 /// A client's ENet slot, and what waits for it there.
@@ -575,6 +582,7 @@ impl Server {
             host,
             ids: HashMap::new(),
             slots: HashMap::new(),
+            auth_clock: AuthClock::new(config.auth_timeout),
         })
     }
 
@@ -594,7 +602,19 @@ impl Server {
             if let Some(e) = self.session.poll_event() {
                 return Some(e);
             }
-            match self.host.mail.recv().await? {
+            let net = match self.auth_clock.next(&self.session) {
+                None => self.host.mail.recv().await?,
+                Some(at) => tokio::select! {
+                    net = self.host.mail.recv() => net?,
+                    () = tokio::time::sleep_until(at) => {
+                        for peer in self.auth_clock.expired(&self.session) {
+                            self.kick(peer);
+                        }
+                        continue;
+                    }
+                },
+            };
+            match net {
                 Net::Connected(slot, data, queue) => self.joined(slot, data, queue),
                 Net::Disconnected(slot) => {
                     if let Some(id) = self.ids.remove(&slot) {
@@ -629,6 +649,7 @@ impl Server {
         self.ids.insert(slot, id);
         self.slots.insert(id, Slot { slot, queue });
         self.session.connect(id);
+        self.auth_clock.joined(&self.session, id);
         if self.config.protocol == Protocol::Godot3 {
             let others: Vec<i32> = self.slots.keys().copied().filter(|&p| p != id).collect();
             for p in others {

@@ -46,6 +46,8 @@
 
 mod args;
 mod args_ser;
+#[cfg(any(feature = "websocket", feature = "enet"))]
+mod auth_clock;
 #[cfg(feature = "enet")]
 pub mod enet;
 #[cfg(feature = "enet")]

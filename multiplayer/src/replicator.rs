@@ -349,7 +349,7 @@ impl Replicator {
             .is_some_and(|r| r.spawned_at.contains_key(&peer))
     }
 
-    /// A peer joined (after `Session::connect`): it gets every node visible to it,
+    /// A peer joined (on its `Event::PeerConnected`): it gets every node visible to it,
     /// oldest first.
     pub fn peer_connected(&mut self, session: &mut Session, peer: i32) -> Result<()> {
         // A join is a fresh start, even for an id whose leaving was not told.

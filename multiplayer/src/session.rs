@@ -207,7 +207,8 @@ pub enum Event {
     },
     /// A peer left before it was admitted (`peer_authentication_failed`).
     AuthFailed(i32),
-    /// This side dropped a peer for what it sent (a `PeerDisconnected` follows).
+    /// This side dropped a peer for what it sent (a `PeerDisconnected` follows, or
+    /// `AuthFailed` for a peer still authenticating).
     Refused {
         /// The peer.
         peer: i32,
@@ -221,9 +222,12 @@ pub enum Event {
     ///   fault;
     /// - a call by a cache id its sender gave a node and has replaced twice since
     ///   ([`ErrorKind::ForgottenCacheId`](crate::ErrorKind)): the node was made again
-    ///   twice while the call was on its way.
+    ///   twice while the call was on its way;
+    /// - a call its method's mode does not allow from its sender ([`RpcMode`]);
+    /// - a relay or peer notice while the server relay is off;
+    /// - anything but an auth message from a peer still authenticating.
     Dropped {
-        /// The client that sent it.
+        /// The peer that sent it (at a client, the server for what the server sent).
         peer: i32,
         /// Why, as the error said it.
         reason: String,
@@ -592,7 +596,8 @@ impl Session {
     }
 
     /// The transport connected `peer` (at a client: the server, 1). The server tells
-    /// the other clients and the newcomer about each other, as Godot's does.
+    /// the other clients and the newcomer about each other, as Godot's does (once the
+    /// peer is admitted, if peers authenticate; never with the server relay off).
     pub fn connect(&mut self, peer: i32) {
         if peer == self.id || self.is_peer(peer) || self.pending.contains_key(&peer) {
             return;
@@ -671,8 +676,9 @@ impl Session {
     /// nothing, and a client hears of no other client: each talks to the server
     /// alone, and a relay or peer notice that comes anyway is dropped with
     /// [`Event::Dropped`], the peer kept, as the engine drops it. Both sides must
-    /// agree, as with the engine; set it before any peer connects. (Godot 3 relays in
-    /// the transport.)
+    /// agree, as with the engine; set it before any peer connects. Godot 4 only:
+    /// Godot 3 relays in the transport, and this crate's Godot 3 transports always
+    /// relay.
     pub fn set_server_relay(&mut self, on: bool) {
         self.server_relay = on;
     }

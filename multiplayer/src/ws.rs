@@ -47,6 +47,7 @@ use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
+use crate::auth_clock::AuthClock;
 use crate::godot3::{WsHeader, WsKind};
 use crate::outbox::Sender;
 use crate::replication::Spawn;
@@ -110,6 +111,10 @@ pub struct Config {
     /// `SceneMultiplayer.auth_callback` set (Godot 4; off by default): see
     /// [`Session::set_auth`](crate::Session::set_auth). Both sides must agree.
     pub auth: bool,
+    /// Time a client has to authenticate when `auth` is on before it is dropped
+    /// (`Event::AuthFailed`), as the engine's `auth_timeout` (3 s by default; zero:
+    /// no limit).
+    pub auth_timeout: Duration,
 }
 
 impl Default for Config {
@@ -122,6 +127,7 @@ impl Default for Config {
             handshake_timeout: Duration::from_secs(10),
             protocol: Protocol::Godot4,
             auth: false,
+            auth_timeout: Duration::from_secs(3),
         }
     }
 }
@@ -159,6 +165,7 @@ pub struct Server {
     rx: mpsc::Receiver<Net>,
     clients: HashMap<i32, Sender>,
     accept: JoinHandle<()>,
+    auth_clock: AuthClock,
 }
 
 impl Drop for Server {
@@ -217,6 +224,7 @@ impl Server {
             rx,
             clients: HashMap::new(),
             accept,
+            auth_clock: AuthClock::new(config.auth_timeout),
         })
     }
 
@@ -237,7 +245,19 @@ impl Server {
             if let Some(e) = self.session.poll_event() {
                 return Some(e);
             }
-            match self.rx.recv().await? {
+            let net = match self.auth_clock.next(&self.session) {
+                None => self.rx.recv().await?,
+                Some(at) => tokio::select! {
+                    net = self.rx.recv() => net?,
+                    () = tokio::time::sleep_until(at) => {
+                        for peer in self.auth_clock.expired(&self.session) {
+                            self.kick(peer);
+                        }
+                        continue;
+                    }
+                },
+            };
+            match net {
                 Net::Joined(id, tx) => {
                     if self.config.protocol == Protocol::Godot3 {
                         // The transport's peer notices, as Godot 3's server sends them.
@@ -248,6 +268,7 @@ impl Server {
                     }
                     self.clients.insert(id, tx);
                     self.session.connect(id);
+                    self.auth_clock.joined(&self.session, id);
                 }
                 Net::Message(id, bytes) if self.clients.contains_key(&id) => {
                     let r = match self.config.protocol {
@@ -671,7 +692,7 @@ impl Client {
     }
 
     /// The next event; `None` once the connection is closed (after
-    /// `PeerDisconnected(1)`). An error is a packet the server should never have
+    /// `PeerDisconnected(1)`, or `AuthFailed(1)` while authenticating). An error is a packet the server should never have
     /// sent, or a broken connection; the client is closed then. Cancel-safe: use it
     /// in `tokio::select!`.
     pub async fn next_event(&mut self) -> Option<Result<Event, Error>> {

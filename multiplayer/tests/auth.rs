@@ -177,3 +177,125 @@ fn auth_is_refused_where_the_engine_refuses_it() {
         ]
     );
 }
+
+/// The transports' servers drop a client still authenticating when its
+/// `auth_timeout` is up, as the engine does; one that authenticates in time stays.
+#[cfg(all(feature = "websocket", feature = "enet"))]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn servers_drop_a_client_that_does_not_authenticate_in_time() {
+    use godot_bin_multiplayer::{enet, ws};
+    use std::time::{Duration, Instant};
+
+    let timeout = Duration::from_millis(300);
+    let limit = Duration::from_secs(10);
+
+    // WebSocket: a silent client, then one that completes at once.
+    let config = ws::Config {
+        auth: true,
+        auth_timeout: timeout,
+        ..ws::Config::default()
+    };
+    let mut server = ws::Server::bind_with("127.0.0.1:0", scene(), config)
+        .await
+        .unwrap();
+    let url = format!("ws://{}", server.local_addr());
+    // The server completes every client's authentication but the first.
+    let serving = tokio::spawn(async move {
+        let mut events = Vec::new();
+        while !matches!(events.last(), Some(Event::Call(_))) {
+            let e = server.next_event().await.unwrap();
+            if let Event::Authenticating(p) = e {
+                if events.len() > 1 {
+                    server.complete_auth(p).unwrap();
+                }
+            }
+            events.push(e);
+        }
+        events
+    });
+    let mut silent = ws::Client::connect_config(&url, scene(), config)
+        .await
+        .unwrap();
+    let dropped = async {
+        loop {
+            match silent.next_event().await {
+                Some(Ok(Event::Authenticating(1))) => {}
+                Some(Ok(Event::AuthFailed(1))) | None | Some(Err(_)) => return,
+                Some(Ok(e)) => panic!("unexpected {e:?}"),
+            }
+        }
+    };
+    tokio::time::timeout(limit, dropped)
+        .await
+        .expect("the silent client is dropped");
+    let mut good = ws::Client::connect_config(&url, scene(), config)
+        .await
+        .unwrap();
+    good.complete_auth().await.unwrap();
+    let admitted = async {
+        loop {
+            match good.next_event().await.unwrap().unwrap() {
+                Event::PeerConnected(1) => return,
+                Event::Authenticating(1) => {}
+                e => panic!("unexpected {e:?}"),
+            }
+        }
+    };
+    tokio::time::timeout(limit, admitted).await.unwrap();
+    // Well past its timeout, the admitted client is still there.
+    tokio::time::sleep(timeout * 2).await;
+    good.call(
+        Target::Peer(1),
+        "Game",
+        "hello",
+        vec![godot_bin::Variant::Int(1)],
+    )
+    .await
+    .unwrap();
+    let events = tokio::time::timeout(limit, serving).await.unwrap().unwrap();
+    let (a, b) = (silent.id(), good.id());
+    assert!(
+        matches!(&events[..], [
+            Event::Authenticating(a1),
+            Event::AuthFailed(a2),
+            Event::Authenticating(b1),
+            Event::PeerConnected(b2),
+            Event::Call(call),
+        ] if (*a1, *a2, *b1, *b2, call.from) == (a, a, b, b, b)),
+        "{events:?}"
+    );
+
+    // ENet: a silent client is dropped the same way.
+    let config = enet::Config {
+        auth: true,
+        auth_timeout: timeout,
+        ..enet::Config::default()
+    };
+    let mut server = enet::Server::bind_with("127.0.0.1:0", scene(), config)
+        .await
+        .unwrap();
+    let addr = server.local_addr();
+    let client = tokio::spawn(async move {
+        let mut c = enet::Client::connect(addr, 77, scene(), config)
+            .await
+            .unwrap();
+        let start = Instant::now();
+        loop {
+            match c.next_event().await {
+                Some(Ok(Event::Authenticating(1))) => {}
+                Some(Ok(Event::AuthFailed(1))) | None | Some(Err(_)) => return start.elapsed(),
+                Some(Ok(e)) => panic!("unexpected {e:?}"),
+            }
+        }
+    });
+    let events = async {
+        let mut events = Vec::new();
+        while events.len() < 2 {
+            events.push(server.next_event().await.unwrap());
+        }
+        events
+    };
+    let events = tokio::time::timeout(limit, events).await.unwrap();
+    assert_eq!(events, [Event::Authenticating(77), Event::AuthFailed(77)]);
+    tokio::time::timeout(limit, client).await.unwrap().unwrap();
+}

@@ -22,8 +22,9 @@ impl Session {
     /// it completed too. Until then anything else it sends is dropped
     /// ([`Event::Dropped`]), as the engine drops it. Both sides must agree, as with
     /// the engine. The engine drops a peer still authenticating after
-    /// `auth_timeout` (3 s by default); here that is the caller's, with the
-    /// transport's `kick` ([`authenticating`](Session::authenticating) lists them).
+    /// `auth_timeout` (3 s by default); the transports' servers do too (their
+    /// `auth_timeout`), and a caller of a bare session does it with
+    /// [`authenticating`](Session::authenticating) and `disconnect`.
     /// Godot 3, which has no authentication, ignores it.
     pub fn set_auth(&mut self, on: bool) {
         self.auth = on;
@@ -37,6 +38,11 @@ impl Session {
     /// The peers still authenticating.
     pub fn authenticating(&self) -> impl Iterator<Item = i32> + '_ {
         self.pending.keys().copied()
+    }
+
+    /// Whether `peer` is authenticating.
+    pub fn is_authenticating(&self, peer: i32) -> bool {
+        self.pending.contains_key(&peer)
     }
 
     /// Sends `data` to `peer`, which is authenticating (`send_auth`): its side gets it

@@ -1,0 +1,64 @@
+//! The engine's `auth_timeout` for the transports' servers: a peer still
+//! authenticating when its time is up is dropped, so that peers that connect and
+//! never authenticate cannot hold every place.
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+use crate::Session;
+
+/// The peers that joined while peers authenticate, in the order they joined.
+#[derive(Debug)]
+pub(crate) struct AuthClock {
+    timeout: Duration,
+    joined: VecDeque<(Instant, i32)>,
+}
+
+impl AuthClock {
+    /// `timeout` zero: none (as the engine's 0).
+    pub(crate) fn new(timeout: Duration) -> Self {
+        AuthClock {
+            timeout,
+            joined: VecDeque::new(),
+        }
+    }
+
+    /// `peer` connected; kept if it is authenticating.
+    pub(crate) fn joined(&mut self, session: &Session, peer: i32) {
+        if self.timeout.is_zero() || !session.is_authenticating(peer) {
+            return;
+        }
+        // A peer that left and came back: its old time no longer counts.
+        self.joined.retain(|&(_, p)| p != peer);
+        self.joined.push_back((Instant::now() + self.timeout, peer));
+    }
+
+    /// When the oldest peer still authenticating runs out of time.
+    pub(crate) fn next(&mut self, session: &Session) -> Option<Instant> {
+        while let Some(&(at, peer)) = self.joined.front() {
+            if session.is_authenticating(peer) {
+                return Some(at);
+            }
+            self.joined.pop_front();
+        }
+        None
+    }
+
+    /// The peers still authenticating whose time is up.
+    pub(crate) fn expired(&mut self, session: &Session) -> Vec<i32> {
+        let now = Instant::now();
+        let mut out = Vec::new();
+        while let Some(&(at, peer)) = self.joined.front() {
+            if at > now {
+                break;
+            }
+            self.joined.pop_front();
+            if session.is_authenticating(peer) {
+                out.push(peer);
+            }
+        }
+        out
+    }
+}
