@@ -35,7 +35,10 @@ impl AuthClock {
         self.joined.push_back((Instant::now() + self.timeout, peer));
     }
 
-    /// When the oldest peer still authenticating runs out of time.
+    /// When the oldest peer still authenticating runs out of time: a server awaits
+    /// that and its network together, and its network alone when this is `None`
+    /// (taken before the wait, so that no borrow of the session, which is not
+    /// `Sync`, is held across it).
     pub(crate) fn next(&mut self, session: &Session) -> Option<Instant> {
         while let Some(&(at, peer)) = self.joined.front() {
             if session.is_authenticating(peer) {

@@ -692,9 +692,9 @@ impl Client {
     }
 
     /// The next event; `None` once the connection is closed (after
-    /// `PeerDisconnected(1)`, or `AuthFailed(1)` while authenticating). An error is a packet the server should never have
-    /// sent, or a broken connection; the client is closed then. Cancel-safe: use it
-    /// in `tokio::select!`.
+    /// `PeerDisconnected(1)`, or `AuthFailed(1)` while authenticating). An error is a
+    /// packet the server should never have sent, or a broken connection; the client
+    /// is closed then. Cancel-safe: use it in `tokio::select!`.
     pub async fn next_event(&mut self) -> Option<Result<Event, Error>> {
         loop {
             // Once closed, nothing more is sent (a write to a reset connection fails
