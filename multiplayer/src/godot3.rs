@@ -27,7 +27,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::reader::Reader;
 use crate::NodeRef;
 
-const REMOTE_CALL: u8 = 0;
+pub(crate) const REMOTE_CALL: u8 = 0;
 const REMOTE_SET: u8 = 1;
 const SIMPLIFY_PATH: u8 = 2;
 const CONFIRM_PATH: u8 = 3;
@@ -84,36 +84,25 @@ impl Packet {
             .take(1, "the command byte")
             .map_err(|_| Error::at(ErrorKind::Empty, 0))?[0];
         let packet = match cmd {
-            REMOTE_CALL | REMOTE_SET => {
-                let (node, end) = node(&mut r)?;
-                let mut body = Reader::new(&bytes[..end], r.pos);
-                let name = cstr(&mut body, "method name")?;
-                let cfg = config();
-                let packet = if cmd == REMOTE_CALL {
-                    let argc = usize::from(body.u8("the argument count")?);
-                    // Every Godot 3 value takes 4 bytes at least.
-                    if argc * 4 > end - body.pos {
-                        return Err(Error::at(ErrorKind::Truncated("the arguments"), end));
-                    }
-                    let mut args = Vec::with_capacity(argc);
-                    for index in 0..argc {
-                        args.push(variant(&cfg, &mut body, index)?);
-                    }
-                    Packet::Call(RemoteCall {
-                        node,
-                        method: name,
-                        args,
-                    })
-                } else {
-                    Packet::Set {
-                        node,
-                        property: name,
-                        value: variant(&cfg, &mut body, 0)?,
-                    }
-                };
+            REMOTE_CALL => {
+                let (node, method, argc, body) = call_head(bytes)?;
+                r.pos = bytes.len();
+                Packet::Call(RemoteCall {
+                    node,
+                    method,
+                    args: call_args(argc, body)?,
+                })
+            }
+            REMOTE_SET => {
+                let (node, property, mut body) = named(bytes)?;
+                let value = variant(&config(), &mut body, 0)?;
                 body.end()?;
                 r.pos = bytes.len();
-                packet
+                Packet::Set {
+                    node,
+                    property,
+                    value,
+                }
             }
             SIMPLIFY_PATH => {
                 let id = r.u32("the cache id")?;
@@ -185,6 +174,42 @@ impl Packet {
         }
         Ok(())
     }
+}
+
+/// The node and the name of a call or set (`bytes`, from its command byte), and the
+/// rest of its body.
+fn named(bytes: &[u8]) -> Result<(NodeRef, String, Reader<'_>)> {
+    let mut r = Reader::new(bytes, 1);
+    let (node, end) = node(&mut r)?;
+    let mut body = Reader::new(&bytes[..end], r.pos);
+    let name = cstr(&mut body, "method name")?;
+    Ok((node, name, body))
+}
+
+/// A call's node, method name and argument count (`bytes`, from its command byte),
+/// and its arguments' bytes. Apart from [`call_args`], so that the call's mode is
+/// checked before its arguments are read, as the engine checks it (after the count
+/// is there).
+pub(crate) fn call_head(bytes: &[u8]) -> Result<(NodeRef, String, usize, Reader<'_>)> {
+    let (node, method, mut body) = named(bytes)?;
+    let argc = usize::from(body.u8("the argument count")?);
+    Ok((node, method, argc, body))
+}
+
+/// The `argc` arguments of a call, which `body` (from [`call_head`]) must hold exactly.
+pub(crate) fn call_args(argc: usize, mut body: Reader<'_>) -> Result<Vec<Variant>> {
+    let cfg = config();
+    let end = body.bytes.len();
+    // Every Godot 3 value takes 4 bytes at least.
+    if argc * 4 > end - body.pos {
+        return Err(Error::at(ErrorKind::Truncated("the arguments"), end));
+    }
+    let mut args = Vec::with_capacity(argc);
+    for index in 0..argc {
+        args.push(variant(&cfg, &mut body, index)?);
+    }
+    body.end()?;
+    Ok(args)
 }
 
 /// The node field and where the packet's body ends (at the path, if by path).

@@ -6,8 +6,8 @@ use std::fmt;
 /// Who may call an rpc method, checked by the side that receives the call against the
 /// node's multiplayer authority ([`Session::set_authority`], 1 unless set). A call that
 /// is not allowed is dropped and its sender kept ([`Event::Dropped`]), as the engine
-/// drops it with an error line before it reads the arguments. (A Godot 3 call is read
-/// whole first: one whose arguments do not read is refused, allowed or not.)
+/// drops it with an error line before it reads the arguments (after the node, the
+/// method and, in Godot 3, the argument count).
 ///
 /// [`Session::set_authority`]: crate::Session::set_authority
 /// [`Event::Dropped`]: crate::Event::Dropped

@@ -17,6 +17,7 @@ use serde::Serialize;
 use crate::error::{Error, ErrorKind, Result};
 use crate::godot3;
 use crate::names::{Name, RpcNames};
+use crate::reader::Reader;
 use crate::replication::Spawn;
 use crate::rpc_mode::{Rpc, RpcMode};
 use crate::scene4::{self, Args, CallRef, NodeRef, Packet, Sys};
@@ -553,6 +554,7 @@ impl Session {
     }
 
     /// Speaks `protocol`, and authenticates peers if `auth`: a transport's settings.
+    #[cfg(any(feature = "websocket", feature = "enet"))]
     pub(crate) fn configured(mut self, protocol: Protocol, auth: bool) -> Self {
         self.protocol = protocol;
         self.auth = auth;
@@ -839,6 +841,11 @@ impl Session {
     fn receive_from(&mut self, from: i32, delivery: Delivery, bytes: &[u8]) -> Result<()> {
         let peer = self.known_peer(from)?;
         if self.protocol == Protocol::Godot3 {
+            if bytes.first() == Some(&godot3::REMOTE_CALL) {
+                let (node, method, argc, args) = godot3::call_head(bytes)?;
+                Peer::heard_other(peer);
+                return self.call3(from, &node, method, argc, args);
+            }
             let packet = godot3::Packet::decode(bytes)?;
             if !matches!(packet, godot3::Packet::SimplifyPath { .. }) {
                 Peer::heard_other(peer);
@@ -872,21 +879,9 @@ impl Session {
         match packet {
             godot3::Packet::Call(call) => {
                 let node = self.node_of(self.state.get(&from), &call.node)?;
-                let (path, names) = &self.scene.nodes[node];
-                let found = names
-                    .id(&call.method)
-                    .and_then(|id| Some((id, names.shared(id)?.clone())));
-                let Some((id, method)) = found else {
-                    return Err(Error::at(ErrorKind::UnknownMethodName(call.method), 5));
-                };
-                let path = path.clone();
+                let (id, method) = self.method3(node, call.method)?;
                 self.check_mode(from, node, id)?;
-                self.events.push_back(Event::Call(Call {
-                    from,
-                    node: path,
-                    method,
-                    args: call.args,
-                }));
+                self.push_call3(from, node, method, call.args);
             }
             godot3::Packet::Set {
                 node,
@@ -927,6 +922,43 @@ impl Session {
             godot3::Packet::Raw(bytes) => self.events.push_back(Event::Bytes { from, bytes }),
         }
         Ok(())
+    }
+
+    /// A Godot 3 call whose node, method and argument count are read (`args`, its
+    /// arguments' bytes, not yet): as the engine, the node, the method and its mode,
+    /// then the arguments.
+    fn call3(
+        &mut self,
+        from: i32,
+        node: &NodeRef,
+        method: String,
+        argc: usize,
+        args: Reader<'_>,
+    ) -> Result<()> {
+        let node = self.node_of(self.state.get(&from), node)?;
+        let (id, method) = self.method3(node, method)?;
+        self.check_mode(from, node, id)?;
+        let args = godot3::call_args(argc, args)?;
+        self.push_call3(from, node, method, args);
+        Ok(())
+    }
+
+    /// Node `node`'s method of name `method`: its id and the scene's name.
+    fn method3(&self, node: usize, method: String) -> Result<(u16, Name)> {
+        let names = &self.scene.nodes[node].1;
+        names
+            .id(&method)
+            .and_then(|id| Some((id, names.shared(id)?.clone())))
+            .ok_or_else(|| Error::at(ErrorKind::UnknownMethodName(method), 5))
+    }
+
+    fn push_call3(&mut self, from: i32, node: usize, method: Name, args: Vec<Variant>) {
+        self.events.push_back(Event::Call(Call {
+            from,
+            node: self.scene.nodes[node].0.clone(),
+            method,
+            args,
+        }));
     }
 
     /// The scene's index of the node that a call from a peer (whose state is

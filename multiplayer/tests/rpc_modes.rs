@@ -4,8 +4,8 @@
 
 use godot_bin::Variant;
 use godot_bin_multiplayer::{
-    Delivery, ErrorKind, Event, NodeRef, Packet, Protocol, RemoteCall, RpcMode, Scene, Session,
-    Target, Transmit,
+    godot3, Delivery, ErrorKind, Event, NodeRef, Packet, Protocol, RemoteCall, RpcMode, Scene,
+    Session, Target, Transmit,
 };
 
 fn scene() -> Scene {
@@ -278,6 +278,48 @@ fn godot3_master_and_puppet_are_checked_by_who_is_master() {
     assert!(ran(&e, "to_master"), "{e:?}");
     let e = send(&mut client, &mut server, 5, "to_puppet");
     assert!(ran(&e, "to_puppet"), "{e:?}");
+}
+
+/// Godot 3 as well checks the mode before the arguments (`_process_rpc`): a `puppet`
+/// call from a puppet whose argument does not read is dropped, an allowed one refused
+/// at its argument.
+#[test]
+fn godot3_checks_the_mode_before_the_arguments() {
+    let scene3 = || {
+        Scene::new().node(
+            "Game",
+            [("to_puppet", RpcMode::Puppet), ("any", RpcMode::AnyPeer)],
+        )
+    };
+    let bad = |method: &str| {
+        let mut bytes = godot3::Packet::Call(godot3::RemoteCall {
+            node: NodeRef::Path("Game".into()),
+            method: method.into(),
+            args: vec![Variant::Int(1)],
+        })
+        .encode()
+        .unwrap();
+        // [00][node u32][method\0][argc][type u32][value]...: a type no Godot has.
+        let at = 5 + method.len() + 2;
+        assert_eq!(bytes[at..at + 4], [2, 0, 0, 0]);
+        bytes[at..at + 4].copy_from_slice(&[0xFF; 4]);
+        (bytes, at)
+    };
+    let mut server = Session::server(scene3()).protocol(Protocol::Godot3);
+    server.connect(5);
+    drain(&mut server);
+    let (bytes, _) = bad("to_puppet");
+    server.receive(5, Delivery::default(), &bytes).unwrap();
+    assert!(
+        matches!(&drain(&mut server).1[..], [Event::Dropped { peer: 5, reason }] if reason.contains("\"to_puppet\" of node \"Game\" is not allowed from peer 5")),
+    );
+    let (bytes, at) = bad("any");
+    let e = server.receive(5, Delivery::default(), &bytes).unwrap_err();
+    assert!(
+        matches!(e.kind(), ErrorKind::Argument { index: 0, .. }),
+        "{e}"
+    );
+    assert_eq!(e.offset(), at, "{e}");
 }
 
 #[test]
