@@ -1,7 +1,10 @@
 //! SceneMultiplayer's authentication (`Session::set_auth`): a peer is admitted once
 //! both sides completed; until then only auth messages pass.
 
-use godot_bin_multiplayer::{Delivery, ErrorKind, Event, Scene, Session, Target, Transmit};
+mod sessions;
+
+use godot_bin_multiplayer::{Delivery, ErrorKind, Event, Scene, Session, Target};
+use sessions::drain;
 
 fn scene() -> Scene {
     Scene::new().node("Game", ["hello"])
@@ -10,13 +13,6 @@ fn scene() -> Scene {
 /// The events alone, leaving what is queued to send.
 fn events(s: &mut Session) -> Vec<Event> {
     std::iter::from_fn(|| s.poll_event()).collect()
-}
-
-fn drain(s: &mut Session) -> (Vec<Transmit>, Vec<Event>) {
-    (
-        std::iter::from_fn(|| s.poll_transmit()).collect(),
-        std::iter::from_fn(|| s.poll_event()).collect(),
-    )
 }
 
 /// Everything `from` queued, received by `to` (which knows `from` as `from_id`).

@@ -2,11 +2,14 @@
 //! engine checks it: a call its mode does not allow is dropped with `Event::Dropped`
 //! and its sender kept, before its arguments are read.
 
+mod sessions;
+
 use godot_bin::Variant;
 use godot_bin_multiplayer::{
     godot3, Delivery, ErrorKind, Event, NodeRef, Packet, Protocol, RemoteCall, RpcMode, Scene,
     Session, Target, Transmit,
 };
+use sessions::drain;
 
 fn scene() -> Scene {
     Scene::new()
@@ -19,13 +22,6 @@ fn scene() -> Scene {
             ],
         )
         .node("Lobby", ["chat"])
-}
-
-fn drain(s: &mut Session) -> (Vec<Transmit>, Vec<Event>) {
-    (
-        std::iter::from_fn(|| s.poll_transmit()).collect(),
-        std::iter::from_fn(|| s.poll_event()).collect(),
-    )
 }
 
 /// A server with clients 5 and 6, and each client's own session.

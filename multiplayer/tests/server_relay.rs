@@ -2,19 +2,13 @@
 //! server tells no client of another and relays nothing; a client hears of no other
 //! client; a relay or peer notice that comes anyway is dropped and its sender kept.
 
-use godot_bin_multiplayer::{
-    Delivery, ErrorKind, Event, Packet, Scene, Session, Sys, Target, Transmit,
-};
+mod sessions;
+
+use godot_bin_multiplayer::{Delivery, ErrorKind, Event, Packet, Scene, Session, Sys, Target};
+use sessions::drain;
 
 fn scene() -> Scene {
     Scene::new().node("Game", ["hello"])
-}
-
-fn drain(s: &mut Session) -> (Vec<Transmit>, Vec<Event>) {
-    (
-        std::iter::from_fn(|| s.poll_transmit()).collect(),
-        std::iter::from_fn(|| s.poll_event()).collect(),
-    )
 }
 
 fn dropped(peer: i32) -> Event {

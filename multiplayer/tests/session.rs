@@ -5,12 +5,15 @@
 //! Session playing one side, which must send exactly what that side of the engine
 //! sent (bytes, channel, transfer mode) and report every call it received.
 
+mod sessions;
+
 use godot_bin::{Config, Dialect, Variant};
 use godot_bin_multiplayer::{
     Delivery, ErrorKind, Event, Limits, Mode, NodeRef, Packet, RemoteCall, Scene, Session, Sys,
     Target, Transmit,
 };
 use serde_json::Value;
+use sessions::drain;
 
 const CLIENT: i32 = 1234567;
 
@@ -60,12 +63,6 @@ fn logged_delivery(line: &Value) -> Delivery {
         },
         channel: line["channel"].as_u64().unwrap() as u8,
     }
-}
-
-fn drain(s: &mut Session) -> (Vec<Transmit>, Vec<Event>) {
-    let t = std::iter::from_fn(|| s.poll_transmit()).collect();
-    let e = std::iter::from_fn(|| s.poll_event()).collect();
-    (t, e)
 }
 
 /// Plays one side (`me`, talking to `peer`) through the whole engine log: with
