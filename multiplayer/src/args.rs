@@ -355,7 +355,7 @@ enum Failure {
 /// value they stand for, so every type reads them as it reads a plain one. A value
 /// may borrow from the packet (`&str`, `&[u8]`), not from a compressed argument.
 /// Errors and their offsets are those of [`decode`].
-#[inline]
+#[inline(always)]
 pub(crate) fn get<'x, T: Deserialize<'x>>(bytes: &'x [u8], start: usize, argc: usize) -> Result<T> {
     if argc > bytes.len() - start {
         return Err(Error::at(
@@ -402,7 +402,7 @@ pub(crate) fn none<T: de::DeserializeOwned>() -> std::result::Result<T, godot_bi
 }
 
 /// `seq`'s arguments, all of them, as a `T`, or the error placed in the packet.
-#[inline]
+#[inline(always)]
 fn read<'x, T: Deserialize<'x>>(mut seq: Seq<'x>) -> Result<T> {
     let (bytes, start, argc) = (seq.bytes, seq.pos, seq.argc);
     let read = T::deserialize(ArgList(&mut seq));

@@ -589,7 +589,7 @@ impl<'a> Args<'a> {
     /// assert_eq!((text, n), ("gg", 42));
     /// # Ok::<(), godot_bin_multiplayer::Error>(())
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn get<T: Deserialize<'a>>(&self) -> Result<T> {
         match self.argc {
             Some(argc) => {
