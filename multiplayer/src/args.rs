@@ -231,6 +231,7 @@ fn sign_extended(b: &[u8]) -> i64 {
 }
 
 /// Reads `argc` compressed arguments from `r`, which must hold exactly them.
+#[inline(always)]
 pub(crate) fn decode(r: &mut Reader<'_>, argc: usize) -> Result<Vec<Variant>> {
     let cfg = config();
     // Each argument takes a byte at least: a count beyond the bytes left is refused
@@ -250,6 +251,7 @@ pub(crate) fn decode(r: &mut Reader<'_>, argc: usize) -> Result<Vec<Variant>> {
 }
 
 /// One compressed value from `r` (argument `index`, for errors).
+#[inline(always)]
 pub(crate) fn one(r: &mut Reader<'_>, cfg: &Config, index: usize) -> Result<Variant> {
     let at = r.pos;
     let head = r.u8("an argument")?;
@@ -282,6 +284,7 @@ pub(crate) fn one(r: &mut Reader<'_>, cfg: &Config, index: usize) -> Result<Vari
 /// `godot_str`). `None` whenever the general decoder might decide otherwise (a 64-bit
 /// vector, bad UTF-8, a bool that is not 0 or 1, too few bytes): it then reads the
 /// argument, so the two always agree.
+#[inline(always)]
 fn fast(b: &[u8]) -> Option<(Variant, usize)> {
     let word = |i: usize| -> Option<[u8; 4]> { b.get(i..i + 4)?.try_into().ok() };
     let f32_at = |i: usize| word(i).map(f32::from_le_bytes);

@@ -606,6 +606,7 @@ impl<'a> Args<'a> {
     }
 
     /// The arguments as `Variant`s.
+    #[inline]
     pub fn to_variants(&self) -> Result<Vec<Variant>> {
         match self.argc {
             None => Ok(match &self.bytes[self.start..] {
