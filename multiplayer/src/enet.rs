@@ -650,7 +650,7 @@ impl Server {
         self.slots.insert(id, Slot { slot, queue });
         self.session.connect(id);
         self.auth_clock.joined(&self.session, id);
-        if self.config.protocol == Protocol::Godot3 {
+        if self.notices3() {
             let others: Vec<i32> = self.slots.keys().copied().filter(|&p| p != id).collect();
             for p in others {
                 self.notice(id, Enet3Notice::Add(p));
@@ -661,7 +661,7 @@ impl Server {
 
     fn left(&mut self, id: i32) {
         self.session.disconnect(id);
-        if self.config.protocol == Protocol::Godot3 {
+        if self.notices3() {
             let others: Vec<i32> = self.slots.keys().copied().collect();
             for p in others {
                 self.notice(p, Enet3Notice::Remove(id));
@@ -680,13 +680,19 @@ impl Server {
                 Cmd::Disconnect(slot, queue)
             });
             self.session.refuse(id, reason);
-            if self.config.protocol == Protocol::Godot3 {
+            if self.notices3() {
                 let others: Vec<i32> = self.slots.keys().copied().collect();
                 for p in others {
                     self.notice(p, Enet3Notice::Remove(id));
                 }
             }
         }
+    }
+
+    /// Whether clients are told of each other: Godot 3's are by the transport, unless
+    /// the relay is off (as `NetworkedMultiplayerENet.server_relay`).
+    fn notices3(&self) -> bool {
+        self.config.protocol == Protocol::Godot3 && self.session.server_relay()
     }
 
     /// A Godot 3 peer notice to `to`, on channel 0.
@@ -717,11 +723,20 @@ impl Server {
             ));
         }
         let here = target == SERVER || target == 0 || (target < 0 && target != -SERVER);
+        let relay_on = self.session.server_relay();
+        // With the relay off, Godot 3.4 and later take a packet for everyone (or all
+        // but a client) as for the server alone, and one for other clients alone
+        // reaches no one, its sender kept.
+        if !relay_on && !here {
+            self.session.dropped(id, crate::ErrorKind::RelayDisabled, 4);
+            return Ok(());
+        }
         // Checked before it goes to anyone else, a broadcast too.
-        if target != SERVER {
+        if relay_on && target != SERVER {
             godot3::Packet::decode(packet).map_err(|e| e.shifted(8))?;
         }
         let relay: Vec<i32> = match target {
+            _ if !relay_on => Vec::new(),
             SERVER => Vec::new(),
             t if t > SERVER => self
                 .slots

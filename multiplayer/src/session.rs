@@ -678,9 +678,13 @@ impl Session {
     /// nothing, and a client hears of no other client: each talks to the server
     /// alone, and a relay or peer notice that comes anyway is dropped with
     /// [`Event::Dropped`], the peer kept, as the engine drops it. Both sides must
-    /// agree, as with the engine; set it before any peer connects. Godot 4 only:
-    /// Godot 3 relays in the transport, and this crate's Godot 3 transports always
-    /// relay.
+    /// agree, as with the engine; set it before any peer connects. Godot 3 relays in
+    /// the transport: off, `enet::Server` works as
+    /// `NetworkedMultiplayerENet.server_relay = false` in Godot 3.4 and later (no
+    /// peer notices; a packet for other clients alone dropped, a broadcast taken as
+    /// for the server alone), and
+    /// `ws::Server` always relays, as Godot 3's
+    /// `WebSocketServer`, which has no such setting.
     pub fn set_server_relay(&mut self, on: bool) {
         self.server_relay = on;
     }
@@ -826,6 +830,16 @@ impl Session {
             reason: e.to_string(),
         });
         Ok(())
+    }
+
+    /// A packet from `peer` that a transport dropped, as the engine drops it, for
+    /// `kind` at `offset`: [`Event::Dropped`], the peer kept.
+    #[cfg(feature = "enet")]
+    pub(crate) fn dropped(&mut self, peer: i32, kind: ErrorKind, offset: usize) {
+        self.events.push_back(Event::Dropped {
+            peer,
+            reason: Error::at(kind, offset).to_string(),
+        });
     }
 
     /// At a client: a refused packet of another client is [`Event::Dropped`].
