@@ -22,7 +22,7 @@ secs=$1; shift
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
-all=(decode decode_struct var_reader codec text dissect raw scene4 session scene3 enet)
+all=(decode decode_struct var_reader codec text dissect raw scene4 session session3 scene3 enet)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 for t in "${targets[@]}"; do

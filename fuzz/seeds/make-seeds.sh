@@ -9,6 +9,8 @@
 #   var_reader     selector (framing cycles over the three, dialect << 2, objects 16), frame
 #                  plus one multi-frame stream per fixture file and framing
 #   codec          selector as var_reader, chunk-size count and sizes, frame(s)
+#   session3       records [op][len][packet] (fuzz_targets/session3.rs) of the client
+#                  packets Godot 3.6 sent (multiplayer/tests/fixtures/godot3.6.jsonl)
 #
 # Seeds are named after the fixture; identical bytes (3.2 and 3.6 mostly agree) are
 # written once. Usage: fuzz/seeds/make-seeds.sh (from any directory).
@@ -17,7 +19,7 @@ seeds=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 fuzz=$(dirname "$seeds")
 root=$(dirname "$fuzz")
 
-for t in decode decode_struct var_reader codec; do
+for t in decode decode_struct var_reader codec session3; do
   rm -rf "${seeds:?}/$t"
   mkdir -p "$seeds/$t"
 done
@@ -70,8 +72,30 @@ for path, tag, dialect in [
         write("codec", f"{tag}-stream-framing{f}", bytes([sel, 0]) + stream)
 PY
 
+python3 - "$root/multiplayer/tests/fixtures/godot3.6.jsonl" "$seeds/session3" <<'PY'
+import json, os, sys
+
+rows = [json.loads(line) for line in open(sys.argv[1])]
+packets = [bytes.fromhex(r["hex"]) for r in rows if r.get("packet") == "c2s"]
+packets = [p for p in packets if len(p) <= 255]
+
+def rec(op, p=b""):
+    return bytes([op, len(p)]) + p
+
+def write(name, data):
+    with open(os.path.join(sys.argv[2], name), "wb") as f:
+        f.write(data)
+
+# As client 2; as client 3 once it is Game's network master; with server calls, a
+# disconnect and a reconnect between.
+write("engine-client", b"".join(rec(0, p) for p in packets[:24]))
+write("master-moved", rec(0xC1) + b"".join(rec(1, p) for p in packets[:24]))
+first = b"".join(rec(2, p) for p in packets[:8])
+write("server-calls", rec(0xE0) + first + rec(0xF2) + rec(0xF6) + first)
+PY
+
 cargo run -q --manifest-path "$fuzz/Cargo.toml" --example struct_seeds -- "$seeds/decode_struct"
 
-for t in decode decode_struct var_reader codec; do
+for t in decode decode_struct var_reader codec session3; do
   printf '%-14s %4d seeds %8d bytes\n' "$t" "$(ls "$seeds/$t" | wc -l)" "$(cat "$seeds/$t"/* | wc -c)"
 done

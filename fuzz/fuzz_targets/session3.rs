@@ -1,0 +1,69 @@
+//! A Godot 3 server `godot_bin_multiplayer::Session` with three clients and rpc modes
+//! (`master`, `puppet`), fed hostile packets: never panics; a refused peer is gone, a
+//! peer whose call is dropped (its mode does not allow it) stays, whether or not its
+//! arguments would read; every packet it sends decodes and goes to a connected peer.
+//!
+//! Input: records of `[op][len][bytes...]`; op's low 2 bits pick the client (2, 3 or
+//! 4), op 0xF0.. disconnects or reconnects one instead, 0xE0.. makes the server call,
+//! 0xC0.. makes that client the network master of `Game`.
+#![no_main]
+
+use godot_bin::Variant;
+use godot_bin_multiplayer::godot3::Packet;
+use godot_bin_multiplayer::{Delivery, Event, Protocol, RpcMode, Scene, Session, Target};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let scene = Scene::new().node(
+        "Game",
+        [
+            ("ping", RpcMode::AnyPeer),
+            ("one", RpcMode::Master),
+            ("two", RpcMode::Puppet),
+            ("three", RpcMode::AnyPeer),
+        ],
+    );
+    let mut s = Session::server(scene).protocol(Protocol::Godot3);
+    for p in 2..5 {
+        s.connect(p);
+    }
+    let mut rest = data;
+    while let [op, len, tail @ ..] = rest {
+        let peer = 2 + i32::from(op & 3) % 3;
+        let n = usize::from(*len).min(tail.len());
+        let (packet, next) = tail.split_at(n);
+        rest = next;
+        match op >> 4 {
+            0xF if op & 4 == 0 => s.disconnect(peer),
+            0xF => s.connect(peer),
+            0xC => s.set_authority("Game", peer).unwrap(),
+            0xE => {
+                let _ = s.rpc(Target::Peer(peer), "Game", "one", &(n,));
+                let _ = s.call(
+                    Target::All,
+                    "Game",
+                    "two",
+                    vec![Variant::Bool(true), Variant::Int(-300)],
+                    Delivery::default(),
+                );
+            }
+            _ => {
+                if let Err(e) = s.receive(peer, Delivery::default(), packet) {
+                    s.refuse(peer, &e.to_string());
+                    assert!(s.peers().all(|p| p != peer));
+                }
+            }
+        }
+        while let Some(t) = s.poll_transmit() {
+            assert!(s.peers().any(|p| p == t.to), "to a peer that is gone");
+            Packet::decode(&t.bytes).expect("what the session sends decodes");
+        }
+        while let Some(e) = s.poll_event() {
+            match e {
+                Event::Call(c) => assert!(c.from >= 2),
+                Event::Dropped { peer, .. } => assert!(s.peers().any(|p| p == peer)),
+                _ => {}
+            }
+        }
+    }
+});
