@@ -673,13 +673,13 @@ impl Session {
         }
     }
 
-    /// Turns the server relay on or off, as `SceneMultiplayer.server_relay` (on by
-    /// default; Godot 4). Off, a server tells no client of the others and relays
+    /// Turns the server relay on or off (on by default), as Godot 4's
+    /// `SceneMultiplayer.server_relay`. Off, a server tells no client of the others and relays
     /// nothing, and a client hears of no other client: each talks to the server
     /// alone, and a relay or peer notice that comes anyway is dropped with
     /// [`Event::Dropped`], the peer kept, as the engine drops it. Both sides must
     /// agree, as with the engine; set it before any peer connects. Godot 3 relays in
-    /// the transport: off, `enet::Server` works as
+    /// the transport, and only its server has the setting: off, `enet::Server` works as
     /// `NetworkedMultiplayerENet.server_relay = false` in Godot 3.4 and later (no
     /// peer notices; a packet for other clients alone dropped, a broadcast taken as
     /// for the server alone), and

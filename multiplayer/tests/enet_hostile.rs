@@ -209,6 +209,93 @@ async fn a_godot3_broadcast_is_checked_before_it_is_relayed() {
     assert!(heard.contains(&Event::PeerDisconnected(777)), "{heard:?}");
 }
 
+/// Godot 3 with the relay off (as `NetworkedMultiplayerENet.server_relay = false`, 3.4
+/// and later): no client hears of another; a packet for other clients alone (one
+/// client, or all but the server) is dropped and its sender kept; a broadcast, and
+/// one for all but a client, is taken as for the server alone and relayed to no one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_godot3_server_without_the_relay_takes_broadcasts_for_itself() {
+    use godot_bin::Variant;
+    use godot_bin_multiplayer::{godot3, NodeRef, Protocol};
+    let config = Config {
+        protocol: Protocol::Godot3,
+        ..Config::default()
+    };
+    let mut server = Server::bind_with("127.0.0.1:0", scene(), config)
+        .await
+        .unwrap();
+    server.session().set_server_relay(false);
+    let addr = server.local_addr();
+    let mut good = Client::connect(addr, 4242, scene(), config).await.unwrap();
+    events_until(&mut server, |_| true).await;
+    let (raw, seen) = while_serving(&mut server, move || raw_peer(addr, 777)).await;
+    let mut raw = raw.expect("777 joins");
+    assert_eq!(seen, [Event::PeerConnected(777)]);
+    // 777 calls hello(i) by path, for 4242, all but the server, everyone, and all
+    // but 4242, on Godot 3's channel for calls.
+    let targets = [4242i32, -1, 0, -4242];
+    let packets: Vec<Vec<u8>> = targets
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let call = godot3::Packet::Call(godot3::RemoteCall {
+                node: NodeRef::Path("Game".into()),
+                method: "hello".into(),
+                args: vec![Variant::Int(i as i64)],
+            });
+            [
+                &777u32.to_le_bytes()[..],
+                &t.to_le_bytes(),
+                &call.encode().unwrap(),
+            ]
+            .concat()
+        })
+        .collect();
+    let sent = tokio::task::spawn_blocking(move || {
+        for p in packets {
+            raw.peer_mut(renet::PeerID(0))
+                .send(1, &Packet::reliable(&p[..]))
+                .unwrap();
+        }
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(1) {
+            let _ = raw.service();
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        raw
+    });
+    let last = |e: &Event| matches!(e, Event::Call(c) if c.args == [Variant::Int(3)]);
+    let seen = events_until(&mut server, last).await;
+    let dropped = Event::Dropped {
+        peer: 777,
+        reason: "the server relay is off: no relay or peer notice is taken at byte 4".into(),
+    };
+    assert_eq!(seen.len(), 4, "{seen:?}");
+    assert_eq!(seen[..2], [dropped.clone(), dropped], "{seen:?}");
+    for (e, n) in seen[2..].iter().zip([2, 3]) {
+        assert!(
+            matches!(e, Event::Call(c) if c.from == 777 && c.args == [Variant::Int(n)]),
+            "{seen:?}"
+        );
+    }
+    assert!(server.session().peers().any(|p| p == 777), "777 stays");
+    drop(sent.await.unwrap());
+    server
+        .rpc(Target::Peer(4242), "Game", "hello", &("after",))
+        .unwrap();
+    // 4242 heard of the server alone (not of 777's coming or going) and no hello of
+    // 777's: only the server's.
+    let heard = heard_until_call!(good);
+    let others: Vec<&Event> = heard
+        .iter()
+        .filter(|e| !matches!(e, Event::PeerConnected(1)))
+        .collect();
+    assert!(
+        matches!(&others[..], [Event::Call(c)] if c.from == 1 && c.args == [Variant::String("after".into())]),
+        "{heard:?}"
+    );
+}
+
 /// Limits ENet cannot take are refused, not changed.
 #[tokio::test]
 async fn zero_packet_limits_are_refused() {

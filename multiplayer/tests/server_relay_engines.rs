@@ -1,8 +1,10 @@
-//! The server relay off (`SceneMultiplayer.server_relay = false`), against the real
-//! engine: crate clients join a Godot 4.6 server with the relay off
-//! (`tests/oracle/norelay4.gd`) and the crate's server with `set_server_relay(false)`,
-//! and on both the clients hear of no other client, and a relayed call sent anyway
-//! (by a client that has the relay on) reaches no one, its sender kept.
+//! The server relay off, against the real engines. Godot 4
+//! (`SceneMultiplayer.server_relay = false`): crate clients join a Godot 4.6 server
+//! with the relay off (`tests/oracle/norelay4.gd`) and the crate's server with
+//! `set_server_relay(false)`, and on both the clients hear of no other client, and a
+//! relayed call sent anyway (by a client that has the relay on) reaches no one, its
+//! sender kept. Godot 3 (`NetworkedMultiplayerENet.server_relay = false`): see
+//! `godot3_enet` below.
 #![cfg(feature = "websocket")]
 
 mod common;
