@@ -891,12 +891,9 @@ impl Session {
 
     fn process3(&mut self, from: i32, packet: godot3::Packet) -> Result<()> {
         match packet {
-            godot3::Packet::Call(call) => {
-                let node = self.node_of(self.state.get(&from), &call.node)?;
-                let (id, method) = self.method3(node, call.method)?;
-                self.check_mode(from, node, id)?;
-                self.push_call3(from, node, method, call.args);
-            }
+            // `receive_from` reads a call by its head (`call3`) before anything would
+            // decode it whole, so no decoded call comes here.
+            godot3::Packet::Call(_) => unreachable!("a Godot 3 call is read by call3"),
             godot3::Packet::Set {
                 node,
                 property,
@@ -953,7 +950,12 @@ impl Session {
         let (id, method) = self.method3(node, method)?;
         self.check_mode(from, node, id)?;
         let args = godot3::call_args(argc, args)?;
-        self.push_call3(from, node, method, args);
+        self.events.push_back(Event::Call(Call {
+            from,
+            node: self.scene.nodes[node].0.clone(),
+            method,
+            args,
+        }));
         Ok(())
     }
 
@@ -964,15 +966,6 @@ impl Session {
             .id(&method)
             .and_then(|id| Some((id, names.shared(id)?.clone())))
             .ok_or_else(|| Error::at(ErrorKind::UnknownMethodName(method), 5))
-    }
-
-    fn push_call3(&mut self, from: i32, node: usize, method: Name, args: Vec<Variant>) {
-        self.events.push_back(Event::Call(Call {
-            from,
-            node: self.scene.nodes[node].0.clone(),
-            method,
-            args,
-        }));
     }
 
     /// The scene's index of the node that a call from a peer (whose state is
