@@ -728,8 +728,8 @@ impl Server {
         // but a client) as for the server alone, and one for other clients alone
         // reaches no one, its sender kept.
         if !relay_on && !here {
-            self.session.dropped(id, crate::ErrorKind::RelayDisabled, 4);
-            return Ok(());
+            let e = crate::Error::at(crate::ErrorKind::RelayDisabled, 4);
+            return self.session.drop_if_ignored(id, e);
         }
         // Checked before it goes to anyone else, a broadcast too.
         if relay_on && target != SERVER {

@@ -815,8 +815,10 @@ impl Session {
         r.or_else(|e| self.drop_if_ignored(peer, e))
     }
 
+    /// `e`, if it is of a kind the engine ignores, as [`Event::Dropped`] (a transport
+    /// drops a Godot 3 relay this way too); any other error is returned.
     #[cold]
-    fn drop_if_ignored(&mut self, peer: i32, e: Error) -> Result<()> {
+    pub(crate) fn drop_if_ignored(&mut self, peer: i32, e: Error) -> Result<()> {
         if !matches!(
             e.kind(),
             ErrorKind::ForgottenCacheId(_)
@@ -830,16 +832,6 @@ impl Session {
             reason: e.to_string(),
         });
         Ok(())
-    }
-
-    /// A packet from `peer` that a transport dropped, as the engine drops it, for
-    /// `kind` at `offset`: [`Event::Dropped`], the peer kept.
-    #[cfg(feature = "enet")]
-    pub(crate) fn dropped(&mut self, peer: i32, kind: ErrorKind, offset: usize) {
-        self.events.push_back(Event::Dropped {
-            peer,
-            reason: Error::at(kind, offset).to_string(),
-        });
     }
 
     /// At a client: a refused packet of another client is [`Event::Dropped`].

@@ -15,6 +15,28 @@ use common::{engine, free_port, Engine};
 use godot_bin::Variant;
 use godot_bin_multiplayer::{ws, Delivery, Event, Protocol, Scene, Target};
 
+/// What client `$c` (WebSocket or ENet) hears until the server's `done()` comes back,
+/// within 20 s.
+macro_rules! until_done {
+    ($c:expr) => {{
+        let mut heard = Vec::new();
+        let wait = async {
+            loop {
+                let e = $c.next_event().await.unwrap().unwrap();
+                let last = matches!(&e, Event::Call(call) if call.method == "done");
+                heard.push(e);
+                if last {
+                    return;
+                }
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(20), wait)
+            .await
+            .expect("done() comes back");
+        heard
+    }};
+}
+
 fn scene() -> Scene {
     Scene::new().node("Game", ["hello", "done"])
 }
@@ -32,21 +54,7 @@ async fn done(c: &mut ws::Client) -> Vec<Event> {
     c.call(Target::Peer(1), "Game", "done", vec![])
         .await
         .unwrap();
-    let mut heard = Vec::new();
-    let wait = async {
-        loop {
-            let e = c.next_event().await.unwrap().unwrap();
-            let last = matches!(&e, Event::Call(call) if call.method == "done");
-            heard.push(e);
-            if last {
-                return;
-            }
-        }
-    };
-    tokio::time::timeout(Duration::from_secs(20), wait)
-        .await
-        .expect("done() comes back");
-    heard
+    until_done!(c)
 }
 
 /// Two clients with the relay off, and one with it on that sends a call to the first
@@ -184,21 +192,7 @@ mod godot3_enet {
         c.call(Target::Peer(1), "Game", "done", vec![], Delivery::default())
             .await
             .unwrap();
-        let mut heard = Vec::new();
-        let wait = async {
-            loop {
-                let e = c.next_event().await.unwrap().unwrap();
-                let last = matches!(&e, Event::Call(call) if call.method == "done");
-                heard.push(e);
-                if last {
-                    return;
-                }
-            }
-        };
-        tokio::time::timeout(Duration::from_secs(20), wait)
-            .await
-            .expect("done() comes back");
-        heard
+        until_done!(c)
     }
 
     /// The engine's client, to its end; then crate clients a, b and c, of which c,
