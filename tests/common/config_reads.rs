@@ -85,11 +85,13 @@ pub fn differs(
 ) -> Option<String> {
     let (err, sections, keys) = expected;
     let cfg = Config::new().dialect(dialect);
-    // Section headers left out: their quotes are no string literals.
-    let values: Vec<&str> = src
-        .lines()
-        .filter(|l| !l.trim_start().starts_with('[') || l.contains('='))
-        .collect();
+    // Section headers left out: their quotes are no string literals. A value line may
+    // start with `[` too (an Array as a dictionary key): a header ends with its `]`.
+    let header = |l: &str| {
+        let t = l.trim();
+        t.starts_with('[') && t.ends_with(']') && !l.contains('=')
+    };
+    let values: Vec<&str> = src.lines().filter(|l| !header(l)).collect();
     let classes = dialect == Dialect::Godot4 && names_class_type(&values.join("\n"));
     match (ConfigFile::parse(src, dialect), *err) {
         (Ok(f), 0) => {
