@@ -104,13 +104,23 @@ pub(crate) fn plain_str(s: &str) -> bool {
     s.len() <= i32::MAX as usize && !s.starts_with('\u{feff}') && no_nul(s.as_bytes())
 }
 
-/// Whether `b` has no NUL. A short string's check is quicker as one pass without an
-/// early exit than through memchr's setup.
+/// Whether `b` has no NUL. A string of 8 to 64 bytes is checked a word at a time
+/// without an early exit, quicker than memchr's setup or a byte loop.
 #[inline]
 fn no_nul(b: &[u8]) -> bool {
-    match b {
-        b if b.len() <= 64 => b.iter().fold(true, |ok, &c| ok & (c != 0)),
-        b => !b.contains(&0),
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+    // Nonzero exactly when a byte of `w` is 0 (a borrow sets bits only above a zero).
+    let zero = |w: &[u8]| {
+        let w = u64::from_le_bytes(w.try_into().unwrap());
+        w.wrapping_sub(ONES) & !w & HIGHS
+    };
+    match b.len() {
+        0..=7 => b.iter().fold(true, |ok, &c| ok & (c != 0)),
+        // The last word overlaps the one before it when the length is not a multiple
+        // of 8: bytes seen twice change nothing.
+        n @ 8..=64 => b.chunks_exact(8).fold(zero(&b[n - 8..]), |f, w| f | zero(w)) == 0,
+        _ => !b.contains(&0),
     }
 }
 
@@ -874,6 +884,24 @@ impl<'x> Deserializer<'x> for ArgList<'_, 'x> {
 mod tests {
     use super::*;
     use quickcheck::{QuickCheck, TestResult};
+
+    /// The word-at-a-time NUL test finds a NUL at every place of every length up to
+    /// past the long-string cut-over, next to the bytes whose borrows could mislead a
+    /// word test (0x01, 0x80, 0xFF), and finds none where there is none.
+    #[test]
+    fn no_nul_finds_every_nul() {
+        for len in 0..=72 {
+            for fill in [0x01, 0x80, 0xFF, b'a'] {
+                let b = vec![fill; len];
+                assert!(no_nul(&b), "len {len} fill {fill:#x}");
+                for at in 0..len {
+                    let mut b = b.clone();
+                    b[at] = 0;
+                    assert!(!no_nul(&b), "len {len} fill {fill:#x} NUL at {at}");
+                }
+            }
+        }
+    }
 
     /// A String argument read in place into a `String` or a `&str` (the typed
     /// reader's own path for a String as it lies in the packet) gives what

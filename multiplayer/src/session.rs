@@ -53,7 +53,14 @@ pub struct Scene {
     modes: Vec<Option<Box<[RpcMode]>>>,
     /// Whether any node has modes.
     has_modes: bool,
+    /// Each node's index by its path, for a scene of more nodes than a scan finds
+    /// quickly (a server with a node per player sends to them by path).
+    by_path: Map<Name, usize>,
 }
+
+/// Up to this many nodes a scan, whose compares stop at a length that differs, finds
+/// a path sooner than hashing it.
+const SCAN: usize = 8;
 
 impl Scene {
     /// No nodes yet.
@@ -81,12 +88,13 @@ impl Scene {
             }
             modes.into_boxed_slice()
         });
-        match self.nodes.iter().position(|(p, _)| *p == path) {
+        match self.index(&path) {
             Some(i) => {
                 self.nodes[i].1 = names;
                 self.modes[i] = modes;
             }
             None => {
+                self.by_path.insert(path.clone(), self.nodes.len());
                 self.nodes.push((path, names));
                 self.modes.push(modes);
             }
@@ -114,8 +122,12 @@ impl Scene {
         self.modes[node].as_ref()?.get(usize::from(id)).copied()
     }
 
+    #[inline]
     fn index(&self, path: &str) -> Option<usize> {
-        self.nodes.iter().position(|(p, _)| p == path)
+        if self.nodes.len() <= SCAN {
+            return self.nodes.iter().position(|(p, _)| p.as_str() == path);
+        }
+        self.by_path.get(path).copied()
     }
 }
 

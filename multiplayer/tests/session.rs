@@ -9,8 +9,8 @@ mod sessions;
 
 use godot_bin::{Config, Dialect, Variant};
 use godot_bin_multiplayer::{
-    Delivery, ErrorKind, Event, Limits, Mode, NodeRef, Packet, RemoteCall, Scene, Session, Sys,
-    Target, Transmit,
+    Delivery, ErrorKind, Event, Limits, Mode, NodeRef, Packet, RemoteCall, RpcMode, Scene, Session,
+    Sys, Target, Transmit,
 };
 use serde_json::Value;
 use sessions::drain;
@@ -1079,5 +1079,73 @@ fn cache_ids_low_and_high_find_their_nodes() {
             ),
             e => panic!("{e:?}"),
         }
+    }
+}
+
+/// A scene of many nodes (a node per player) finds each by its path, whether it
+/// scans a few nodes or looks many up: the names and modes of each, a node given
+/// again keeps its place and takes its new methods, and calls go out to and come in
+/// by the right path.
+#[test]
+fn a_scene_of_many_nodes_finds_each_by_path() {
+    for count in [1, 8, 9, 300] {
+        let path = |i: usize| format!("Players/{i}");
+        let mut scene = (0..count).fold(Scene::new(), |scene, i| {
+            scene.node(path(i), [format!("m{i}"), "shared".into()])
+        });
+        scene = scene.node(
+            path(count / 2),
+            [
+                (format!("again{count}"), RpcMode::Authority),
+                ("shared".into(), RpcMode::AnyPeer),
+            ],
+        );
+        for i in 0..count {
+            let names = scene.names(&path(i)).unwrap();
+            let method = if i == count / 2 {
+                format!("again{count}")
+            } else {
+                format!("m{i}")
+            };
+            assert_eq!(names.id(&method).map(|_| ()), Some(()), "{count}: {i}");
+            let mode = if i == count / 2 {
+                RpcMode::Authority
+            } else {
+                RpcMode::AnyPeer
+            };
+            assert_eq!(scene.mode(&path(i), &method), Some(mode), "{count}: {i}");
+        }
+        assert!(scene.names(&path(count)).is_none());
+        assert!(scene.names("Players").is_none());
+
+        let last = path(count - 1);
+        let mut server = Session::server(scene.clone());
+        let mut client = Session::client(7, scene);
+        server.connect(7);
+        client.connect(1);
+        drain(&mut server);
+        drain(&mut client);
+        client
+            .rpc(Target::Peer(1), &last, "shared", &(count as i64,))
+            .unwrap();
+        let mut calls = 0;
+        while let Some(t) = client.poll_transmit() {
+            server.receive(7, t.delivery, &t.bytes).unwrap();
+        }
+        while let Some(e) = server.poll_event() {
+            if let Event::Call(c) = e {
+                assert_eq!(
+                    (c.node.as_str(), c.method.as_str()),
+                    (last.as_str(), "shared")
+                );
+                assert_eq!(c.args::<(i64,)>().unwrap(), (count as i64,));
+                calls += 1;
+            }
+        }
+        assert_eq!(calls, 1, "{count}");
+        let e = server
+            .rpc(Target::Peer(7), &path(count), "shared", &())
+            .unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::UnknownNode(_)), "{e:?}");
     }
 }
