@@ -119,7 +119,11 @@ fn no_nul(b: &[u8]) -> bool {
         0..=7 => b.iter().fold(true, |ok, &c| ok & (c != 0)),
         // The last word overlaps the one before it when the length is not a multiple
         // of 8: bytes seen twice change nothing.
-        n @ 8..=64 => b.chunks_exact(8).fold(zero(&b[n - 8..]), |f, w| f | zero(w)) == 0,
+        n @ 8..=64 => {
+            b.chunks_exact(8)
+                .fold(zero(&b[n - 8..]), |f, w| f | zero(w))
+                == 0
+        }
         _ => !b.contains(&0),
     }
 }

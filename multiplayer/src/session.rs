@@ -191,7 +191,10 @@ pub enum Mode {
 /// A packet for the transport to send to one peer.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Transmit {
-    /// The peer to send it to (a client sends everything to the server, 1).
+    /// The peer it is for. Everything a client sends goes to the server (1): a
+    /// Godot 4 client's packet for another client is wrapped for the server's relay;
+    /// a Godot 3 client's names its peer here, for the transport's header, and a call
+    /// for every peer says 0 (for every peer but N, -N), as the engine's does.
     pub to: i32,
     /// How to send it.
     pub delivery: Delivery,
@@ -1591,6 +1594,22 @@ impl Session {
                     self.push(p, Delivery::default(), simplify.clone());
                 }
             }
+        }
+        // A Godot 3 client's call for every peer, or every peer but one, goes once
+        // they all confirmed the path as one packet whose transport header names them
+        // (0, or -N for all but N), which the server's transport relays: the engine's
+        // `set_target_peer(0)` (Godot 4 sends a packet per peer).
+        let header = match target {
+            Target::All => Some(0),
+            Target::AllBut(p) => p.checked_neg().filter(|&n| n < 0),
+            Target::Peer(_) => None,
+        };
+        if let Some(to) =
+            header.filter(|_| godot3 && all_confirmed && !self.is_server() && self.is_peer(SERVER))
+        {
+            self.push(to, delivery, cached);
+            self.fan_out = targets;
+            return Ok(());
         }
         let last = targets.len().saturating_sub(1);
         for (i, &p) in targets.iter().enumerate() {

@@ -1,0 +1,108 @@
+# What a Godot 4 client sends for rpc() to all and rpc_id() to all but one, for
+# godot-bin-multiplayer's tests: a server (/root/S, id 1) and two clients (/root/C,
+# id 1234567, and /root/D, id 777) in one process, each a SceneMultiplayer over a
+# script peer that prints every packet handed to it and delivers it to the peer it
+# is for. The server tells each client of the other (SYS add) and relays between
+# them. C calls before its path is confirmed, then after. Output lines: {"call",
+# "to", "args"} for each of C's calls, {"packet": "c2s"|"s2c"|"d2s"|"s2d", "to",
+# "channel", "mode", "hex"}, and {"ran", "on", "args"} when a node ran a call.
+# multiplayer/scripts/gen-fixtures.sh writes it to
+# multiplayer/tests/fixtures/broadcast4.6.jsonl.
+extends SceneTree
+
+class Link extends MultiplayerPeerExtension:
+	var id := 0
+	var name := ""
+	# Peer id -> Link: the server's are the clients, a client's the server.
+	var links := {}
+	var inbox := []
+	var target := 0
+	var tchan := 0
+	var tmode := MultiplayerPeer.TRANSFER_MODE_RELIABLE
+	func _get_available_packet_count() -> int: return inbox.size()
+	func _get_packet_script() -> PackedByteArray:
+		return inbox.pop_front()[1]
+	func _put_packet_script(buf: PackedByteArray) -> Error:
+		var to: Link = links[target]
+		print(JSON.stringify({"packet": name + "2" + to.name, "to": target, "channel": tchan, "mode": tmode, "hex": buf.hex_encode()}))
+		to.inbox.push_back([id, buf, tchan, tmode])
+		return OK
+	func _get_packet_peer() -> int: return inbox[0][0]
+	func _get_packet_channel() -> int: return inbox[0][2]
+	func _get_packet_mode() -> MultiplayerPeer.TransferMode: return inbox[0][3]
+	func _set_transfer_channel(c: int) -> void: tchan = c
+	func _get_transfer_channel() -> int: return tchan
+	func _set_transfer_mode(m: MultiplayerPeer.TransferMode) -> void: tmode = m
+	func _get_transfer_mode() -> MultiplayerPeer.TransferMode: return tmode
+	func _set_target_peer(p: int) -> void: target = p
+	func _is_server() -> bool: return id == 1
+	func _poll() -> void: pass
+	func _close() -> void: pass
+	func _disconnect_peer(_p: int, _now: bool) -> void: pass
+	func _get_unique_id() -> int: return id
+	func _get_connection_status() -> MultiplayerPeer.ConnectionStatus: return MultiplayerPeer.CONNECTION_CONNECTED
+	func _get_max_packet_size() -> int: return 1 << 24
+	func _is_server_relay_supported() -> bool: return true
+
+const GAME := """extends Node
+@rpc("any_peer") func one(a): print(JSON.stringify({"ran": "one", "on": multiplayer.get_unique_id(), "args": var_to_bytes([a]).hex_encode()}))
+@rpc("any_peer") func two(a, b): print(JSON.stringify({"ran": "two", "on": multiplayer.get_unique_id(), "args": var_to_bytes([a, b]).hex_encode()}))
+"""
+
+var frame := 0
+var c_game: Node
+
+func game(parent_name: String, peer: Link) -> Node:
+	var parent := Node.new()
+	parent.name = parent_name
+	root.add_child(parent)
+	var script := GDScript.new()
+	script.source_code = GAME
+	script.reload()
+	var n := Node.new()
+	n.name = "Game"
+	n.set_script(script)
+	parent.add_child(n)
+	var m := SceneMultiplayer.new()
+	set_multiplayer(m, NodePath("/root/" + parent_name))
+	m.multiplayer_peer = peer
+	return n
+
+func link(id: int, name: String) -> Link:
+	var l := Link.new()
+	l.id = id
+	l.name = name
+	return l
+
+func _initialize():
+	var sp := link(1, "s"); var cp := link(1234567, "c"); var dp := link(777, "d")
+	sp.links = {1234567: cp, 777: dp}
+	cp.links = {1: sp}
+	dp.links = {1: sp}
+	game("S", sp)
+	c_game = game("C", cp)
+	game("D", dp)
+	sp.peer_connected.emit(cp.id)
+	cp.peer_connected.emit(1)
+	sp.peer_connected.emit(dp.id)
+	dp.peer_connected.emit(1)
+
+func call_rpc(to: int, method: String, args: Array):
+	print(JSON.stringify({"call": method, "to": to, "args": var_to_bytes(args).hex_encode()}))
+	c_game.callv("rpc_id", [to, method] + args)
+
+func _process(_d):
+	frame += 1
+	if frame == 3:
+		# Before any peer confirmed the path: to all, and to all but the server.
+		call_rpc(0, "one", [1])
+		call_rpc(-1, "two", [true, "x"])
+	elif frame == 20:
+		# Every peer confirmed it.
+		call_rpc(0, "one", [2])
+		call_rpc(-777, "two", [300, Vector3(1, 2, 3)])
+		call_rpc(-1, "one", ["to D"])
+		call_rpc(777, "one", [-70000])
+		call_rpc(1, "two", [false, 2.5])
+		call_rpc(0, "two", [[1, "a"], {"k": 9}])
+	return frame > 25
