@@ -735,21 +735,9 @@ impl Server {
         if relay_on && target != SERVER {
             godot3::Packet::decode(packet).map_err(|e| e.shifted(8))?;
         }
-        let relay: Vec<i32> = match target {
-            _ if !relay_on => Vec::new(),
-            SERVER => Vec::new(),
-            t if t > SERVER => self
-                .slots
-                .get_key_value(&t)
-                .map(|(&p, _)| p)
-                .into_iter()
-                .collect(),
-            t => self
-                .slots
-                .keys()
-                .copied()
-                .filter(|&p| p != id && Some(p) != t.checked_neg())
-                .collect(),
+        let relay = match relay_on {
+            true => self.named(target, id),
+            false => Vec::new(),
         };
         let (_, kind) = outgoing(Protocol::Godot3, delivery);
         for p in relay {
@@ -780,11 +768,39 @@ impl Server {
     pub fn flush(&mut self) {
         while let Some(t) = self.session.poll_transmit() {
             let (channel, kind) = outgoing(self.config.protocol, t.delivery);
-            let bytes = match self.config.protocol {
-                Protocol::Godot4 => t.bytes,
-                Protocol::Godot3 => enet3_payload(SERVER, t.to, &t.bytes),
-            };
-            self.enet_send(t.to, channel, kind, bytes);
+            match self.config.protocol {
+                Protocol::Godot4 => self.enet_send(t.to, channel, kind, t.bytes),
+                Protocol::Godot3 => {
+                    let bytes = enet3_payload(SERVER, t.to, &t.bytes);
+                    if t.to > 0 {
+                        self.enet_send(t.to, channel, kind, bytes);
+                    } else {
+                        for p in self.named(t.to, SERVER) {
+                            self.enet_send(p, channel, kind, bytes.clone());
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The clients a Godot 3 header's target names (a client, 0 for all, -N for all
+    /// but N), but the sender `from`.
+    fn named(&self, to: i32, from: i32) -> Vec<i32> {
+        match to {
+            SERVER => Vec::new(),
+            t if t > SERVER => self
+                .slots
+                .get_key_value(&t)
+                .map(|(&p, _)| p)
+                .into_iter()
+                .collect(),
+            t => self
+                .slots
+                .keys()
+                .copied()
+                .filter(|&p| p != from && Some(p) != t.checked_neg())
+                .collect(),
         }
     }
 

@@ -192,9 +192,11 @@ pub enum Mode {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Transmit {
     /// The peer it is for. Everything a client sends goes to the server (1): a
-    /// Godot 4 client's packet for another client is wrapped for the server's relay;
-    /// a Godot 3 client's names its peer here, for the transport's header, and a call
-    /// for every peer says 0 (for every peer but N, -N), as the engine's does.
+    /// Godot 4 client's packet for another client is wrapped for the server's relay.
+    /// In Godot 3 this is the transport header's target: a peer, or 0 for every
+    /// peer and -N for every peer but N (a call to all, as the engine sends it),
+    /// which a server's transport sends to each peer it names and a client's to
+    /// the server.
     pub to: i32,
     /// How to send it.
     pub delivery: Delivery,
@@ -1595,18 +1597,21 @@ impl Session {
                 }
             }
         }
-        // A Godot 3 client's call for every peer, or every peer but one, goes once
-        // they all confirmed the path as one packet whose transport header names them
-        // (0, or -N for all but N), which the server's transport relays: the engine's
-        // `set_target_peer(0)` (Godot 4 sends a packet per peer).
+        // In Godot 3 a call for every peer, or every peer but one, goes once they all
+        // confirmed the path as one packet whose transport header names them (0, or
+        // -N for all but N): the engine's `set_target_peer(0)`. A server's transport
+        // sends it to each, a client's to the server, which relays it. (Godot 4
+        // sends a packet per peer.)
         let header = match target {
             Target::All => Some(0),
             Target::AllBut(p) => p.checked_neg().filter(|&n| n < 0),
             Target::Peer(_) => None,
         };
-        if let Some(to) =
-            header.filter(|_| godot3 && all_confirmed && !self.is_server() && self.is_peer(SERVER))
-        {
+        let reaches = match self.is_server() {
+            true => !targets.is_empty(),
+            false => self.is_peer(SERVER),
+        };
+        if let Some(to) = header.filter(|_| godot3 && all_confirmed && reaches) {
             self.push(to, delivery, cached);
             self.fan_out = targets;
             return Ok(());

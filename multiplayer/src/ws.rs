@@ -387,22 +387,8 @@ impl Server {
         if h.to != SERVER {
             crate::godot3::Packet::decode(body).map_err(|e| e.shifted(WsHeader::SIZE))?;
         }
-        let relay: Vec<i32> = match h.to {
-            SERVER => Vec::new(),
-            t if t > SERVER => vec![t],
-            t => self
-                .clients
-                .keys()
-                .copied()
-                .filter(|&p| p != id && Some(p) != t.checked_neg())
-                .collect(),
-        };
-        for p in relay {
-            if let Some(tx) = self.clients.get(&p) {
-                if !tx.push(msg) {
-                    self.drop_peer(p, "its send queue is full");
-                }
-            }
+        for p in self.named(h.to, id) {
+            self.send(p, msg);
         }
         if here {
             self.session
@@ -445,14 +431,39 @@ impl Server {
                 result = Err(Error::TooLarge(bytes.len(), self.config.max_message));
                 continue;
             }
-            let Some(tx) = self.clients.get(&t.to) else {
-                continue;
-            };
-            if !tx.push(&bytes) {
-                self.drop_peer(t.to, "its send queue is full");
+            if t.to > 0 {
+                self.send(t.to, &bytes);
+            } else {
+                for p in self.named(t.to, SERVER) {
+                    self.send(p, &bytes);
+                }
             }
         }
         result
+    }
+
+    /// The clients a Godot 3 header's target names (a client, 0 for all, -N for all
+    /// but N), but the sender `from`.
+    fn named(&self, to: i32, from: i32) -> Vec<i32> {
+        match to {
+            SERVER => Vec::new(),
+            t if t > SERVER => vec![t],
+            t => self
+                .clients
+                .keys()
+                .copied()
+                .filter(|&p| p != from && Some(p) != t.checked_neg())
+                .collect(),
+        }
+    }
+
+    /// Queues `msg` for client `p`; one whose queue is full is dropped.
+    fn send(&mut self, p: i32, msg: &[u8]) {
+        if let Some(tx) = self.clients.get(&p) {
+            if !tx.push(msg) {
+                self.drop_peer(p, "its send queue is full");
+            }
+        }
     }
 }
 

@@ -2,7 +2,8 @@
 //! them: stray UDP datagrams (the one that made rusty_enet read out of bounds among
 //! them) change nothing; an ENet peer with a taken or reserved id is reset; one that
 //! sends a malformed packet is dropped, and the good client hears it leave and
-//! still gets its call.
+//! still gets its call. A bare peer also reads the headers of a Godot 3 server's
+//! calls to all.
 #![cfg(feature = "enet")]
 
 mod common;
@@ -578,4 +579,134 @@ async fn a_client_whose_server_stops_acknowledging_gives_up() {
         rest,
         [Ok(Event::PeerConnected(1)), Ok(Event::PeerDisconnected(1))]
     );
+}
+
+/// A Godot 3 server's own call to every peer, or every peer but one: before the path
+/// is confirmed a packet per peer by path, after it one packet whose ENet header
+/// names them all (0, or -N), as Godot 3.6's `NetworkedMultiplayerENet` writes it
+/// (`broadcasts.rs` holds the session to the engine), which reaches each client it
+/// names. A bare ENet peer (777) reads the headers; a crate client (4242) beside it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_godot3_server_calls_all_with_one_header_target() {
+    use godot_bin::Variant;
+    use godot_bin_multiplayer::{godot3, Protocol};
+    let config = Config {
+        protocol: Protocol::Godot3,
+        ..Config::default()
+    };
+    let mut server = Server::bind_with("127.0.0.1:0", scene(), config)
+        .await
+        .unwrap();
+    let addr = server.local_addr();
+    let mut good = Client::connect(addr, 4242, scene(), config).await.unwrap();
+    events_until(&mut server, |_| true).await;
+    let (raw, seen) = while_serving(&mut server, move || raw_peer(addr, 777)).await;
+    let mut raw = raw.expect("777 joins");
+    assert_eq!(seen, [Event::PeerConnected(777)]);
+    let to_server = |p: godot3::Packet| {
+        let head = [&777u32.to_le_bytes()[..], &1u32.to_le_bytes()].concat();
+        Packet::reliable(&[&head[..], &p.encode().unwrap()].concat()[..])
+    };
+    // Each client confirms the path it is given, then calls the server back (so the
+    // server knows the confirmation is in: one channel keeps their order), and keeps
+    // the calls it gets (the bare peer with their header's target) up to the last
+    // one meant for it.
+    let bare = tokio::task::spawn_blocking(move || {
+        let mut calls = Vec::new();
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(10) {
+            let Ok(Some(renet::Event::Receive { packet, .. })) = raw.service() else {
+                std::thread::sleep(Duration::from_millis(2));
+                continue;
+            };
+            let data = packet.data();
+            let target = i32::from_le_bytes(data[4..8].try_into().unwrap());
+            match godot3::Packet::decode(&data[8..]).unwrap() {
+                godot3::Packet::SimplifyPath { path, .. } => {
+                    let peer = raw.peer_mut(renet::PeerID(0));
+                    let call_back = godot3::Packet::Call(godot3::RemoteCall {
+                        node: godot_bin_multiplayer::NodeRef::Path("Game".into()),
+                        method: "hello".into(),
+                        args: vec![Variant::Int(0)],
+                    });
+                    peer.send(1, &to_server(godot3::Packet::ConfirmPath(path)))
+                        .unwrap();
+                    peer.send(1, &to_server(call_back)).unwrap();
+                }
+                godot3::Packet::Call(c) => {
+                    let Variant::Int(n) = c.args[0] else {
+                        panic!("{c:?}")
+                    };
+                    calls.push((target, n));
+                    if n == 5 {
+                        break;
+                    }
+                }
+                p => panic!("{p:?}"),
+            }
+        }
+        // Serviced a moment more, so that what it sent goes out.
+        let settle = Instant::now();
+        while settle.elapsed() < Duration::from_millis(100) {
+            let _ = raw.service();
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        calls
+    });
+    let crate_client = tokio::spawn(async move {
+        let mut calls = Vec::new();
+        while !calls.contains(&4) {
+            let e = tokio::time::timeout(Duration::from_secs(10), good.next_event())
+                .await
+                .expect("the crate client's calls")
+                .unwrap()
+                .unwrap();
+            if let Event::Call(c) = e {
+                let (n,): (i64,) = c.args().unwrap();
+                calls.push(n);
+                if n == 1 {
+                    good.rpc(Target::Peer(1), "Game", "hello", &(0,))
+                        .await
+                        .unwrap();
+                }
+            }
+        }
+        calls
+    });
+    server.rpc(Target::All, "Game", "hello", &(1,)).unwrap();
+    let mut called = Vec::new();
+    while called.len() < 2 {
+        match events_until(&mut server, |_| true).await.remove(0) {
+            Event::Call(c) => called.push(c.from),
+            e => panic!("{e:?}"),
+        }
+    }
+    called.sort();
+    assert_eq!(called, [777, 4242]);
+    server.rpc(Target::All, "Game", "hello", &(2,)).unwrap();
+    server
+        .rpc(Target::AllBut(4242), "Game", "hello", &(3,))
+        .unwrap();
+    server
+        .rpc(Target::AllBut(777), "Game", "hello", &(4,))
+        .unwrap();
+    server
+        .rpc(Target::Peer(777), "Game", "hello", &(5,))
+        .unwrap();
+    // The server keeps handling its events (its sends among them) meanwhile.
+    let serve = async {
+        while server.next_event().await.is_some() {}
+        std::future::pending::<()>().await
+    };
+    let run = async {
+        tokio::select! {
+            r = bare => r.unwrap(),
+            _ = serve => unreachable!(),
+        }
+    };
+    let calls = tokio::time::timeout(Duration::from_secs(15), run)
+        .await
+        .unwrap();
+    assert_eq!(calls, [(777, 1), (0, 2), (-4242, 3), (777, 5)]);
+    assert_eq!(crate_client.await.unwrap(), [1, 2, 4]);
 }

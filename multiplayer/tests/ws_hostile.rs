@@ -1,6 +1,7 @@
 //! Hostile WebSocket peers against `ws::Server`, with well-behaved crate clients
 //! beside them: a peer that sends a malformed packet, a text message or an oversized
-//! one is dropped; the others are told it left and carry on.
+//! one is dropped; the others are told it left and carry on. A bare client also
+//! reads the headers of a Godot 3 server's calls to all.
 #![cfg(feature = "websocket")]
 
 mod common;
@@ -528,4 +529,142 @@ async fn a_servers_limits_are_set_through_its_session() {
             if *peer == id && reason.contains("more than 3 SIMPLIFY_PATHs in a row")),
         "{seen:?}"
     );
+}
+
+/// A Godot 3 server's own call to every peer, or every peer but one: before the path
+/// is confirmed a message per peer by path, after it one whose header names them all
+/// (0, or -N), as Godot 3.6's `WebSocketMultiplayerPeer` writes it (`broadcasts.rs`
+/// holds the session to the engine), which reaches each client it names. A bare
+/// WebSocket client reads the headers; a crate client beside it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_godot3_server_calls_all_with_one_header_target() {
+    use godot_bin::Variant;
+    use godot_bin_multiplayer::godot3::{self, WsHeader, WsKind};
+    use godot_bin_multiplayer::ws::Config;
+    use godot_bin_multiplayer::{NodeRef, Protocol};
+    let config = Config {
+        protocol: Protocol::Godot3,
+        ..Config::default()
+    };
+    let mut server = Server::bind_with("127.0.0.1:0", scene(), config)
+        .await
+        .unwrap();
+    let url = format!("ws://127.0.0.1:{}", server.local_addr().port());
+    let mut good = Client::connect_with(&url, scene(), Protocol::Godot3)
+        .await
+        .unwrap();
+    let Event::PeerConnected(good_id) = events_until(&mut server, |_| true).await[0] else {
+        panic!()
+    };
+    let (mut bare, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    let Event::PeerConnected(bare_id) = events_until(&mut server, |_| true).await[0] else {
+        panic!()
+    };
+    let to_server = move |p: godot3::Packet| {
+        let head = WsHeader {
+            kind: WsKind::Payload,
+            from: bare_id,
+            to: 1,
+        };
+        Message::binary(head.wrap(&p.encode().unwrap()))
+    };
+    // Each client confirms the path it is given, then calls the server back (so the
+    // server knows the confirmation is in), and keeps the calls it gets (the bare
+    // client with their header's target) up to the last one meant for it.
+    let bare = tokio::spawn(async move {
+        let mut calls = Vec::new();
+        while calls.last().map(|&(_, n)| n) != Some(5) {
+            let msg = tokio::time::timeout(Duration::from_secs(10), bare.next())
+                .await
+                .expect("the bare client's calls")
+                .unwrap()
+                .unwrap();
+            let (h, body) = WsHeader::split(msg.into_data().as_ref())
+                .map(|(h, b)| (h, b.to_vec()))
+                .unwrap();
+            if h.kind != WsKind::Payload {
+                continue;
+            }
+            assert_eq!(h.from, 1);
+            match godot3::Packet::decode(&body).unwrap() {
+                godot3::Packet::SimplifyPath { path, .. } => {
+                    let call_back = godot3::Packet::Call(godot3::RemoteCall {
+                        node: NodeRef::Path("Game".into()),
+                        method: "hello".into(),
+                        args: vec![Variant::Int(0)],
+                    });
+                    bare.send(to_server(godot3::Packet::ConfirmPath(path)))
+                        .await
+                        .unwrap();
+                    bare.send(to_server(call_back)).await.unwrap();
+                }
+                godot3::Packet::Call(c) => {
+                    let Variant::Int(n) = c.args[0] else {
+                        panic!("{c:?}")
+                    };
+                    calls.push((h.to, n));
+                }
+                p => panic!("{p:?}"),
+            }
+        }
+        calls
+    });
+    let crate_client = tokio::spawn(async move {
+        let mut calls = Vec::new();
+        while !calls.contains(&4) {
+            let e = tokio::time::timeout(Duration::from_secs(10), good.next_event())
+                .await
+                .expect("the crate client's calls")
+                .unwrap()
+                .unwrap();
+            if let Event::Call(c) = e {
+                let (n,): (i64,) = c.args().unwrap();
+                calls.push(n);
+                if n == 1 {
+                    good.rpc(Target::Peer(1), "Game", "hello", &(0,))
+                        .await
+                        .unwrap();
+                }
+            }
+        }
+        calls
+    });
+    server.rpc(Target::All, "Game", "hello", &(1,)).unwrap();
+    let mut called = Vec::new();
+    while called.len() < 2 {
+        match events_until(&mut server, |_| true).await.remove(0) {
+            Event::Call(c) => called.push(c.from),
+            e => panic!("{e:?}"),
+        }
+    }
+    called.sort();
+    let mut both = [good_id, bare_id];
+    both.sort();
+    assert_eq!(called, both);
+    server.rpc(Target::All, "Game", "hello", &(2,)).unwrap();
+    server
+        .rpc(Target::AllBut(good_id), "Game", "hello", &(3,))
+        .unwrap();
+    server
+        .rpc(Target::AllBut(bare_id), "Game", "hello", &(4,))
+        .unwrap();
+    server
+        .rpc(Target::Peer(bare_id), "Game", "hello", &(5,))
+        .unwrap();
+    // The server keeps handling its events meanwhile.
+    let serve = async {
+        while server.next_event().await.is_some() {}
+        std::future::pending::<()>().await
+    };
+    let run = async {
+        tokio::select! {
+            r = bare => r.unwrap(),
+            _ = serve => unreachable!(),
+        }
+    };
+    let calls = tokio::time::timeout(Duration::from_secs(15), run)
+        .await
+        .unwrap();
+    assert_eq!(calls, [(bare_id, 1), (0, 2), (-good_id, 3), (bare_id, 5)]);
+    assert_eq!(crate_client.await.unwrap(), [1, 2, 4]);
 }

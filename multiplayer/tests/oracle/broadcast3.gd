@@ -1,14 +1,14 @@
-# What a Godot 3 client sends for rpc() to all and rpc_id() to all but one, for
-# godot-bin-multiplayer's tests: a server (/root/S, id 1) and two clients (/root/C,
-# id 1234567, and /root/D, id 777) in one Godot 3.6 process, each a MultiplayerAPI
-# over a NetworkedMultiplayerCustom peer whose packets are printed with the target
-# the API set, then delivered as a relaying transport (ENet's, WebSocket's) delivers
-# them: a packet for 0 to everyone else, for -N to everyone else but N. Each client
-# knows of the other, as such a transport tells it. C calls before its path is
-# confirmed, then after. Output lines: {"call", "to", "args"} for each of C's calls,
-# {"packet": "s"|"c"|"d" (the sender), "to" (the target it set), "mode", "hex"},
-# and {"ran", "on", "args"} when a node ran a call.
-# multiplayer/scripts/gen-fixtures.sh writes it to
+# What Godot 3 sends for rpc() to all and rpc_id() to all but one, from a client and
+# from the server, for godot-bin-multiplayer's tests: a server (/root/S, id 1) and two
+# clients (/root/C, id 1234567, and /root/D, id 777) in one Godot 3.6 process, each a
+# MultiplayerAPI over a NetworkedMultiplayerCustom peer whose packets are printed
+# with the target the API set, then delivered as a relaying transport (ENet's,
+# WebSocket's) delivers them: a packet for 0 to everyone else, for -N to everyone
+# else but N. Each client knows of the other, as such a transport tells it. C and
+# the server call before their path is confirmed, then after. Output lines:
+# {"call", "from": "c"|"s", "to", "args"} for each call, {"packet": "s"|"c"|"d" (the
+# sender), "to" (the target it set), "mode", "hex"}, and {"ran", "on", "args"} when
+# a node ran a call. multiplayer/scripts/gen-fixtures.sh writes it to
 # multiplayer/tests/fixtures/broadcast3.6.jsonl.
 extends SceneTree
 
@@ -19,6 +19,7 @@ remote func two(a, b): print(JSON.print({"ran": "two", "on": multiplayer.get_net
 
 var frame := 0
 var c_game: Node
+var s_game: Node
 var peers := {}
 var apis := []
 
@@ -48,7 +49,7 @@ func game(parent_name: String, id: int) -> Node:
 	return n
 
 func _initialize():
-	game("S", 1)
+	s_game = game("S", 1)
 	c_game = game("C", 1234567)
 	game("D", 777)
 	for a in peers:
@@ -65,9 +66,9 @@ func _out(to: int, buf: PoolByteArray, mode: int, from: int):
 			continue
 		peers[id].deliver_packet(buf, from)
 
-func call_rpc(to: int, method: String, args: Array):
-	print(JSON.print({"call": method, "to": to, "args": var2bytes(args).hex_encode()}))
-	c_game.callv("rpc_id", [to, method] + args)
+func call_rpc(to: int, method: String, args: Array, from := "c"):
+	print(JSON.print({"call": method, "from": from, "to": to, "args": var2bytes(args).hex_encode()}))
+	(c_game if from == "c" else s_game).callv("rpc_id", [to, method] + args)
 
 func _idle(_d):
 	frame += 1
@@ -77,6 +78,11 @@ func _idle(_d):
 		# Before any peer confirmed the path: to all, and to all but the server.
 		call_rpc(0, "one", [1])
 		call_rpc(-1, "two", [true, "x"])
+	elif frame == 12:
+		# The server's first calls, once the above is all through (a session played
+		# from the log takes a packet as it is sent): its path goes to each client.
+		call_rpc(0, "one", [5], "s")
+		call_rpc(-777, "one", [6], "s")
 	elif frame == 20:
 		# Every peer confirmed it.
 		call_rpc(0, "one", [2])
@@ -85,4 +91,10 @@ func _idle(_d):
 		call_rpc(777, "one", [-70000])
 		call_rpc(1, "two", [false, 2.5])
 		call_rpc(0, "two", [[1, "a"], {"k": 9}])
-	return frame > 25
+	elif frame == 30:
+		# The server's own, confirmed by both clients.
+		call_rpc(0, "one", [7], "s")
+		call_rpc(-777, "two", [8, "to C"], "s")
+		call_rpc(-1234567, "one", [9], "s")
+		call_rpc(777, "one", [10], "s")
+	return frame > 40
