@@ -1602,16 +1602,11 @@ impl Session {
         // -N for all but N): the engine's `set_target_peer(0)`. A server's transport
         // sends it to each, a client's to the server, which relays it. (Godot 4
         // sends a packet per peer.)
-        let header = match target {
-            Target::All => Some(0),
-            Target::AllBut(p) => p.checked_neg().filter(|&n| n < 0),
-            Target::Peer(_) => None,
+        let header = match godot3 && all_confirmed {
+            true => self.header3(target, &targets),
+            false => None,
         };
-        let reaches = match self.is_server() {
-            true => !targets.is_empty(),
-            false => self.is_peer(SERVER),
-        };
-        if let Some(to) = header.filter(|_| godot3 && all_confirmed && reaches) {
+        if let Some(to) = header {
             self.push(to, delivery, cached);
             self.fan_out = targets;
             return Ok(());
@@ -1651,6 +1646,22 @@ impl Session {
         let bytes = packet.encode()?;
         self.push(to, delivery, bytes);
         Ok(())
+    }
+
+    /// The Godot 3 transport header's target that names `target`'s peers at once (0,
+    /// or -N for all but N), for a call to several; for a client only once it has the
+    /// server, for a server only when some peer is named.
+    fn header3(&self, target: Target, targets: &[i32]) -> Option<i32> {
+        let header = match target {
+            Target::All => Some(0),
+            Target::AllBut(p) => p.checked_neg().filter(|&n| n < 0),
+            Target::Peer(_) => None,
+        }?;
+        let reaches = match self.is_server() {
+            true => !targets.is_empty(),
+            false => self.is_peer(SERVER),
+        };
+        reaches.then_some(header)
     }
 
     /// A Godot 4 client reaches other clients through the server's SYS relay (a
