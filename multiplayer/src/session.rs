@@ -188,7 +188,8 @@ pub enum Mode {
     UnreliableOrdered,
 }
 
-/// A packet for the transport to send to one peer.
+/// A packet for the transport to send to one peer (in Godot 3, to the peers its
+/// header's target names: see `to`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Transmit {
     /// The peer it is for. Everything a client sends goes to the server (1): a
@@ -640,6 +641,7 @@ impl Session {
     }
 
     fn admit(&mut self, peer: i32) {
+        self.split_calls_to_several();
         self.peers.insert(peer);
         self.events.push_back(Event::PeerConnected(peer));
     }
@@ -665,10 +667,40 @@ impl Session {
         self.forget(peer);
     }
 
+    /// A Godot 3 server's queued call to several peers (`to` 0 or -N) names the peers
+    /// connected when it was made: before another joins, it goes to each of them on
+    /// its own, so that the newcomer, never given the path it names by id, does not
+    /// get it (its header then names each peer, not 0).
+    fn split_calls_to_several(&mut self) {
+        if !self.is_server() || !self.transmits.iter().any(|t| t.to <= 0) {
+            return;
+        }
+        for t in std::mem::take(&mut self.transmits) {
+            if t.to > 0 {
+                self.transmits.push_back(t);
+                continue;
+            }
+            for &p in self.peers.iter().filter(|&&p| t.to == 0 || p != -t.to) {
+                self.transmits.push_back(Transmit {
+                    to: p,
+                    delivery: t.delivery,
+                    bytes: t.bytes.clone(),
+                });
+            }
+        }
+    }
+
     fn forget(&mut self, peer: i32) {
         self.peers.remove(&peer);
         self.state.remove(&peer);
-        self.transmits.retain(|t| t.to != peer);
+        // A Godot 3 call to several goes from a client to the server, from a server
+        // to the peers it names that are still there.
+        let (server, peers) = (self.is_server(), &self.peers);
+        self.transmits.retain(|t| match t.to {
+            to if to > 0 => to != peer,
+            to if server => peers.iter().any(|&p| to == 0 || p != -to),
+            _ => peer != SERVER,
+        });
         if self.is_server() && self.protocol == Protocol::Godot4 && self.server_relay {
             for &p in &self.peers {
                 self.transmits

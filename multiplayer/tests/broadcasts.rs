@@ -249,3 +249,64 @@ fn a_godot3_server_sends_to_all_as_the_engine_does() {
         }
     }
 }
+
+/// A Godot 3 server with peers 2 and 3 that confirmed the path of `Game`.
+fn confirmed_godot3_server() -> Session {
+    let mut s = Session::server(scene()).protocol(Protocol::Godot3);
+    s.connect(2);
+    s.connect(3);
+    s.rpc(Target::All, "Game", "one", &(0,)).unwrap();
+    let confirm = godot_bin_multiplayer::godot3::Packet::ConfirmPath("Game".into())
+        .encode()
+        .unwrap();
+    for p in [2, 3] {
+        s.receive(p, Delivery::default(), &confirm).unwrap();
+    }
+    drain(&mut s);
+    s
+}
+
+/// A Godot 3 call to several names the peers connected when it was made, whenever
+/// the transport takes it: a peer that joins before then does not get it (it was
+/// never given the path the call names by id), and one that leaves takes its part
+/// with it; a call that names no one left is gone. A client's goes to the server,
+/// and is gone with it.
+#[test]
+fn a_godot3_call_to_several_goes_to_those_there_when_it_was_made() {
+    let tos = |s: &mut Session| -> Vec<i32> { drain(s).0.iter().map(|t| t.to).collect() };
+    let mut s = confirmed_godot3_server();
+    s.rpc(Target::All, "Game", "one", &(1,)).unwrap();
+    s.rpc(Target::AllBut(2), "Game", "one", &(2,)).unwrap();
+    s.connect(4);
+    assert_eq!(tos(&mut s), [2, 3, 3]);
+
+    let mut s = confirmed_godot3_server();
+    s.rpc(Target::All, "Game", "one", &(1,)).unwrap();
+    s.rpc(Target::AllBut(3), "Game", "one", &(2,)).unwrap();
+    s.disconnect(2);
+    assert_eq!(tos(&mut s), [0]);
+
+    let mut s = confirmed_godot3_server();
+    s.rpc(Target::All, "Game", "one", &(1,)).unwrap();
+    s.disconnect(2);
+    s.disconnect(3);
+    assert_eq!(tos(&mut s), [0i32; 0]);
+
+    let mut c = Session::client(ME, scene()).protocol(Protocol::Godot3);
+    c.connect(1);
+    c.connect(OTHER);
+    c.rpc(Target::All, "Game", "one", &(0,)).unwrap();
+    let confirm = godot_bin_multiplayer::godot3::Packet::ConfirmPath("Game".into())
+        .encode()
+        .unwrap();
+    for p in [1, OTHER] {
+        c.receive(p, Delivery::default(), &confirm).unwrap();
+    }
+    drain(&mut c);
+    c.rpc(Target::All, "Game", "one", &(1,)).unwrap();
+    c.disconnect(OTHER);
+    assert_eq!(tos(&mut c), [0]);
+    c.rpc(Target::All, "Game", "one", &(1,)).unwrap();
+    c.disconnect(1);
+    assert_eq!(tos(&mut c), [0i32; 0]);
+}
