@@ -598,7 +598,7 @@ async fn a_godot3_server_calls_all_with_one_header_target() {
         .await
         .unwrap();
     let addr = server.local_addr();
-    let mut good = Client::connect(addr, 4242, scene(), config).await.unwrap();
+    let good = Client::connect(addr, 4242, scene(), config).await.unwrap();
     events_until(&mut server, |_| true).await;
     let (raw, seen) = while_serving(&mut server, move || raw_peer(addr, 777)).await;
     let mut raw = raw.expect("777 joins");
@@ -660,60 +660,8 @@ async fn a_godot3_server_calls_all_with_one_header_target() {
         }
         calls
     });
-    let crate_client = tokio::spawn(async move {
-        let mut calls = Vec::new();
-        while !calls.contains(&4) {
-            let e = tokio::time::timeout(Duration::from_secs(10), good.next_event())
-                .await
-                .expect("the crate client's calls")
-                .unwrap()
-                .unwrap();
-            if let Event::Call(c) = e {
-                let (n,): (i64,) = c.args().unwrap();
-                calls.push(n);
-                if n == 1 {
-                    good.rpc(Target::Peer(1), "Game", "hello", &(0,))
-                        .await
-                        .unwrap();
-                }
-            }
-        }
-        calls
-    });
-    server.rpc(Target::All, "Game", "hello", &(1,)).unwrap();
-    let mut called = Vec::new();
-    while called.len() < 2 {
-        match events_until(&mut server, |_| true).await.remove(0) {
-            Event::Call(c) => called.push(c.from),
-            e => panic!("{e:?}"),
-        }
-    }
-    called.sort();
-    assert_eq!(called, [777, 4242]);
-    server.rpc(Target::All, "Game", "hello", &(2,)).unwrap();
-    server
-        .rpc(Target::AllBut(4242), "Game", "hello", &(3,))
-        .unwrap();
-    server
-        .rpc(Target::AllBut(777), "Game", "hello", &(4,))
-        .unwrap();
-    server
-        .rpc(Target::Peer(777), "Game", "hello", &(5,))
-        .unwrap();
-    // The server keeps handling its events (its sends among them) meanwhile.
-    let serve = async {
-        while server.next_event().await.is_some() {}
-        std::future::pending::<()>().await
-    };
-    let run = async {
-        tokio::select! {
-            r = bare => r.unwrap(),
-            _ = serve => unreachable!(),
-        }
-    };
-    let calls = tokio::time::timeout(Duration::from_secs(15), run)
-        .await
-        .unwrap();
+    let crate_client = answering_client!(good);
+    let calls = call_several!(server, 4242, 777, bare);
     assert_eq!(calls, [(777, 1), (0, 2), (-4242, 3), (777, 5)]);
     assert_eq!(crate_client.await.unwrap(), [1, 2, 4]);
 }

@@ -550,7 +550,7 @@ async fn a_godot3_server_calls_all_with_one_header_target() {
         .await
         .unwrap();
     let url = format!("ws://127.0.0.1:{}", server.local_addr().port());
-    let mut good = Client::connect_with(&url, scene(), Protocol::Godot3)
+    let good = Client::connect_with(&url, scene(), Protocol::Godot3)
         .await
         .unwrap();
     let Event::PeerConnected(good_id) = events_until(&mut server, |_| true).await[0] else {
@@ -609,62 +609,8 @@ async fn a_godot3_server_calls_all_with_one_header_target() {
         }
         calls
     });
-    let crate_client = tokio::spawn(async move {
-        let mut calls = Vec::new();
-        while !calls.contains(&4) {
-            let e = tokio::time::timeout(Duration::from_secs(10), good.next_event())
-                .await
-                .expect("the crate client's calls")
-                .unwrap()
-                .unwrap();
-            if let Event::Call(c) = e {
-                let (n,): (i64,) = c.args().unwrap();
-                calls.push(n);
-                if n == 1 {
-                    good.rpc(Target::Peer(1), "Game", "hello", &(0,))
-                        .await
-                        .unwrap();
-                }
-            }
-        }
-        calls
-    });
-    server.rpc(Target::All, "Game", "hello", &(1,)).unwrap();
-    let mut called = Vec::new();
-    while called.len() < 2 {
-        match events_until(&mut server, |_| true).await.remove(0) {
-            Event::Call(c) => called.push(c.from),
-            e => panic!("{e:?}"),
-        }
-    }
-    called.sort();
-    let mut both = [good_id, bare_id];
-    both.sort();
-    assert_eq!(called, both);
-    server.rpc(Target::All, "Game", "hello", &(2,)).unwrap();
-    server
-        .rpc(Target::AllBut(good_id), "Game", "hello", &(3,))
-        .unwrap();
-    server
-        .rpc(Target::AllBut(bare_id), "Game", "hello", &(4,))
-        .unwrap();
-    server
-        .rpc(Target::Peer(bare_id), "Game", "hello", &(5,))
-        .unwrap();
-    // The server keeps handling its events meanwhile.
-    let serve = async {
-        while server.next_event().await.is_some() {}
-        std::future::pending::<()>().await
-    };
-    let run = async {
-        tokio::select! {
-            r = bare => r.unwrap(),
-            _ = serve => unreachable!(),
-        }
-    };
-    let calls = tokio::time::timeout(Duration::from_secs(15), run)
-        .await
-        .unwrap();
+    let crate_client = answering_client!(good);
+    let calls = call_several!(server, good_id, bare_id, bare);
     assert_eq!(calls, [(bare_id, 1), (0, 2), (-good_id, 3), (bare_id, 5)]);
     assert_eq!(crate_client.await.unwrap(), [1, 2, 4]);
 }

@@ -201,3 +201,88 @@ macro_rules! heard_until_call {
         heard
     }};
 }
+
+/// For the tests of a Godot 3 server's calls to several: a crate client (`$client`,
+/// moved into a task) that keeps the `hello(n)` calls it gets until `n` is 4,
+/// calling `hello(0)` back on the server when it gets 1 (so the server knows this
+/// client's confirmation of the path is in); the task gives the `n`s.
+#[macro_export]
+macro_rules! answering_client {
+    ($client:expr) => {{
+        let mut client = $client;
+        tokio::spawn(async move {
+            let mut calls: Vec<i64> = Vec::new();
+            while !calls.contains(&4) {
+                let e =
+                    tokio::time::timeout(std::time::Duration::from_secs(10), client.next_event())
+                        .await
+                        .expect("the crate client's calls")
+                        .unwrap()
+                        .unwrap();
+                if let godot_bin_multiplayer::Event::Call(c) = e {
+                    let (n,): (i64,) = c.args().unwrap();
+                    calls.push(n);
+                    if n == 1 {
+                        client
+                            .rpc(
+                                godot_bin_multiplayer::Target::Peer(1),
+                                "Game",
+                                "hello",
+                                &(0,),
+                            )
+                            .await
+                            .unwrap();
+                    }
+                }
+            }
+            calls
+        })
+    }};
+}
+
+/// The server's side of those tests: `hello(1)` to all; once clients `$a` and `$b`
+/// both called back, `hello(2)` to all, 3 to all but `$a`, 4 to all but `$b`, 5 to
+/// `$b`; then it keeps handling its events until `$task` (the bare peer's, which
+/// stops at 5) ends, and gives what that gave.
+#[macro_export]
+macro_rules! call_several {
+    ($server:expr, $a:expr, $b:expr, $task:expr) => {{
+        use godot_bin_multiplayer::{Event, Target};
+        let server = &mut $server;
+        server.rpc(Target::All, "Game", "hello", &(1,)).unwrap();
+        let mut called = Vec::new();
+        while called.len() < 2 {
+            match events_until(server, |_| true).await.remove(0) {
+                Event::Call(c) => called.push(c.from),
+                e => panic!("{e:?}"),
+            }
+        }
+        called.sort();
+        let mut both = [$a, $b];
+        both.sort();
+        assert_eq!(called, both);
+        server.rpc(Target::All, "Game", "hello", &(2,)).unwrap();
+        server
+            .rpc(Target::AllBut($a), "Game", "hello", &(3,))
+            .unwrap();
+        server
+            .rpc(Target::AllBut($b), "Game", "hello", &(4,))
+            .unwrap();
+        server
+            .rpc(Target::Peer($b), "Game", "hello", &(5,))
+            .unwrap();
+        let serve = async {
+            while server.next_event().await.is_some() {}
+            std::future::pending::<()>().await
+        };
+        let run = async {
+            tokio::select! {
+                r = $task => r.unwrap(),
+                _ = serve => unreachable!(),
+            }
+        };
+        tokio::time::timeout(std::time::Duration::from_secs(15), run)
+            .await
+            .unwrap()
+    }};
+}
