@@ -81,6 +81,25 @@ fn raw_peer(server: SocketAddr, data: u32) -> Option<Host<UdpSocket>> {
     None
 }
 
+/// A Godot 3 server (its relay on or off), a crate client (4242) joined to it, and a
+/// bare ENet peer (777) joined after it.
+async fn godot3_server_and_peers(relay: bool) -> (Server, Client, Host<UdpSocket>) {
+    let config = Config {
+        protocol: godot_bin_multiplayer::Protocol::Godot3,
+        ..Config::default()
+    };
+    let mut server = Server::bind_with("127.0.0.1:0", scene(), config)
+        .await
+        .unwrap();
+    server.session().set_server_relay(relay);
+    let addr = server.local_addr();
+    let good = Client::connect(addr, 4242, scene(), config).await.unwrap();
+    events_until(&mut server, |_| true).await;
+    let (raw, seen) = while_serving(&mut server, move || raw_peer(addr, 777)).await;
+    assert_eq!(seen, [Event::PeerConnected(777)]);
+    (server, good, raw.expect("777 joins"))
+}
+
 /// Sends `bytes` reliably on `channel` from a bare peer, then services it until the
 /// server disconnects it: whether it did within 5 s.
 fn sends_and_is_disconnected(mut peer: Host<UdpSocket>, channel: u8, bytes: Vec<u8>) -> bool {
@@ -180,20 +199,7 @@ async fn hostile_enet_peers_are_dropped_and_the_others_carry_on() {
 /// relays it: the other client never sees it, only that its sender left.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_godot3_broadcast_is_checked_before_it_is_relayed() {
-    use godot_bin_multiplayer::Protocol;
-    let config = Config {
-        protocol: Protocol::Godot3,
-        ..Config::default()
-    };
-    let mut server = Server::bind_with("127.0.0.1:0", scene(), config)
-        .await
-        .unwrap();
-    let addr = server.local_addr();
-    let mut good = Client::connect(addr, 4242, scene(), config).await.unwrap();
-    events_until(&mut server, |_| true).await;
-    let (bad, seen) = while_serving(&mut server, move || raw_peer(addr, 777)).await;
-    let bad = bad.expect("777 joins");
-    assert_eq!(seen, [Event::PeerConnected(777)]);
+    let (mut server, mut good, bad) = godot3_server_and_peers(true).await;
     // From 777 to everyone (0), on Godot 3's channel for calls: not a packet.
     let garbage = [&777u32.to_le_bytes()[..], &0u32.to_le_bytes(), &[0xFF; 3]].concat();
     let sent = tokio::task::spawn_blocking(move || sends_and_is_disconnected(bad, 1, garbage));
@@ -217,21 +223,8 @@ async fn a_godot3_broadcast_is_checked_before_it_is_relayed() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_godot3_server_without_the_relay_takes_broadcasts_for_itself() {
     use godot_bin::Variant;
-    use godot_bin_multiplayer::{godot3, NodeRef, Protocol};
-    let config = Config {
-        protocol: Protocol::Godot3,
-        ..Config::default()
-    };
-    let mut server = Server::bind_with("127.0.0.1:0", scene(), config)
-        .await
-        .unwrap();
-    server.session().set_server_relay(false);
-    let addr = server.local_addr();
-    let mut good = Client::connect(addr, 4242, scene(), config).await.unwrap();
-    events_until(&mut server, |_| true).await;
-    let (raw, seen) = while_serving(&mut server, move || raw_peer(addr, 777)).await;
-    let mut raw = raw.expect("777 joins");
-    assert_eq!(seen, [Event::PeerConnected(777)]);
+    use godot_bin_multiplayer::{godot3, NodeRef};
+    let (mut server, mut good, mut raw) = godot3_server_and_peers(false).await;
     // 777 calls hello(i) by path, for 4242, all but the server, everyone, and all
     // but 4242, on Godot 3's channel for calls.
     let targets = [4242i32, -1, 0, -4242];
@@ -589,20 +582,8 @@ async fn a_client_whose_server_stops_acknowledging_gives_up() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_godot3_server_calls_all_with_one_header_target() {
     use godot_bin::Variant;
-    use godot_bin_multiplayer::{godot3, Protocol};
-    let config = Config {
-        protocol: Protocol::Godot3,
-        ..Config::default()
-    };
-    let mut server = Server::bind_with("127.0.0.1:0", scene(), config)
-        .await
-        .unwrap();
-    let addr = server.local_addr();
-    let good = Client::connect(addr, 4242, scene(), config).await.unwrap();
-    events_until(&mut server, |_| true).await;
-    let (raw, seen) = while_serving(&mut server, move || raw_peer(addr, 777)).await;
-    let mut raw = raw.expect("777 joins");
-    assert_eq!(seen, [Event::PeerConnected(777)]);
+    use godot_bin_multiplayer::godot3;
+    let (mut server, good, mut raw) = godot3_server_and_peers(true).await;
     let to_server = |p: godot3::Packet| {
         let head = [&777u32.to_le_bytes()[..], &1u32.to_le_bytes()].concat();
         Packet::reliable(&[&head[..], &p.encode().unwrap()].concat()[..])

@@ -388,13 +388,9 @@ async fn clients_that_read_nothing_cost_the_server_a_bounded_queue() {
     assert!(grown < 16 << 20, "{grown} bytes more memory at the peak");
 }
 
-/// Godot 3: a client's broadcast that is not a valid packet is refused before the
-/// server relays it: the other client never sees it, only that its sender left.
-#[tokio::test]
-async fn a_godot3_broadcast_is_checked_before_it_is_relayed() {
-    use godot_bin_multiplayer::godot3::{WsHeader, WsKind};
-    use godot_bin_multiplayer::ws::Config;
-    use godot_bin_multiplayer::Protocol;
+/// A Godot 3 server, its url, and a crate client joined to it with its id.
+async fn godot3_server_and_client() -> (Server, String, Client, i32) {
+    use godot_bin_multiplayer::{ws::Config, Protocol};
     let config = Config {
         protocol: Protocol::Godot3,
         ..Config::default()
@@ -403,10 +399,21 @@ async fn a_godot3_broadcast_is_checked_before_it_is_relayed() {
         .await
         .unwrap();
     let url = format!("ws://127.0.0.1:{}", server.local_addr().port());
-    let mut good = Client::connect_with(&url, scene(), Protocol::Godot3)
+    let good = Client::connect_with(&url, scene(), Protocol::Godot3)
         .await
         .unwrap();
-    events_until(&mut server, |_| true).await;
+    let Event::PeerConnected(id) = events_until(&mut server, |_| true).await[0] else {
+        panic!()
+    };
+    (server, url, good, id)
+}
+
+/// Godot 3: a client's broadcast that is not a valid packet is refused before the
+/// server relays it: the other client never sees it, only that its sender left.
+#[tokio::test]
+async fn a_godot3_broadcast_is_checked_before_it_is_relayed() {
+    use godot_bin_multiplayer::godot3::{WsHeader, WsKind};
+    let (mut server, url, mut good, _) = godot3_server_and_client().await;
     let (mut bad, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
     let Event::PeerConnected(bad_id) = events_until(&mut server, |_| true).await[0] else {
         panic!()
@@ -540,22 +547,8 @@ async fn a_servers_limits_are_set_through_its_session() {
 async fn a_godot3_server_calls_all_with_one_header_target() {
     use godot_bin::Variant;
     use godot_bin_multiplayer::godot3::{self, WsHeader, WsKind};
-    use godot_bin_multiplayer::ws::Config;
-    use godot_bin_multiplayer::{NodeRef, Protocol};
-    let config = Config {
-        protocol: Protocol::Godot3,
-        ..Config::default()
-    };
-    let mut server = Server::bind_with("127.0.0.1:0", scene(), config)
-        .await
-        .unwrap();
-    let url = format!("ws://127.0.0.1:{}", server.local_addr().port());
-    let good = Client::connect_with(&url, scene(), Protocol::Godot3)
-        .await
-        .unwrap();
-    let Event::PeerConnected(good_id) = events_until(&mut server, |_| true).await[0] else {
-        panic!()
-    };
+    use godot_bin_multiplayer::NodeRef;
+    let (mut server, url, good, good_id) = godot3_server_and_client().await;
     let (mut bare, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
     let Event::PeerConnected(bare_id) = events_until(&mut server, |_| true).await[0] else {
         panic!()
