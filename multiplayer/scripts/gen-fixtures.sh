@@ -12,6 +12,8 @@ bin=${GODOT_BIN:-.godot-oracles/bin}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 printf 'config_version=5\n' > "$tmp/project.godot"
+# The Godot 4 oracles' script peer.
+cp multiplayer/tests/oracle/link4.gd "$tmp/"
 cp multiplayer/tests/oracle/mp4.gd "$tmp/s.gd"
 out=multiplayer/tests/fixtures/godot4.6.jsonl
 "$bin/godot4" --headless --no-header --path "$tmp" -s s.gd | grep '^{' > "$out"

@@ -1,48 +1,16 @@
 # What Godot 4 sends for rpc() to all and rpc_id() to all but one, from a client and
 # from the server, for godot-bin-multiplayer's tests: a server (/root/S, id 1) and two
 # clients (/root/C, id 1234567, and /root/D, id 777) in one process, each a
-# SceneMultiplayer over a script peer that prints every packet handed to it and
-# delivers it to the peer it is for. The server tells each client of the other (SYS
-# add) and relays between them. C and the server call before their path is
-# confirmed, then after. Output lines: {"call", "from": "c"|"s", "to", "args"} for
+# SceneMultiplayer over a script peer (link4.gd) that prints every packet handed to
+# it and delivers it to the peer it is for. The server tells each client of the
+# other (SYS add) and relays between them. C and the server call before their path
+# is confirmed, then after. Output lines: {"call", "from": "c"|"s", "to", "args"} for
 # each call, {"packet": "c2s"|"s2c"|"d2s"|"s2d", "to", "channel", "mode", "hex"},
 # and {"ran", "on", "args"} when a node ran a call. multiplayer/scripts/
 # gen-fixtures.sh writes it to multiplayer/tests/fixtures/broadcast4.6.jsonl.
 extends SceneTree
 
-class Link extends MultiplayerPeerExtension:
-	var id := 0
-	var name := ""
-	# Peer id -> Link: the server's are the clients, a client's the server.
-	var links := {}
-	var inbox := []
-	var target := 0
-	var tchan := 0
-	var tmode := MultiplayerPeer.TRANSFER_MODE_RELIABLE
-	func _get_available_packet_count() -> int: return inbox.size()
-	func _get_packet_script() -> PackedByteArray:
-		return inbox.pop_front()[1]
-	func _put_packet_script(buf: PackedByteArray) -> Error:
-		var to: Link = links[target]
-		print(JSON.stringify({"packet": name + "2" + to.name, "to": target, "channel": tchan, "mode": tmode, "hex": buf.hex_encode()}))
-		to.inbox.push_back([id, buf, tchan, tmode])
-		return OK
-	func _get_packet_peer() -> int: return inbox[0][0]
-	func _get_packet_channel() -> int: return inbox[0][2]
-	func _get_packet_mode() -> MultiplayerPeer.TransferMode: return inbox[0][3]
-	func _set_transfer_channel(c: int) -> void: tchan = c
-	func _get_transfer_channel() -> int: return tchan
-	func _set_transfer_mode(m: MultiplayerPeer.TransferMode) -> void: tmode = m
-	func _get_transfer_mode() -> MultiplayerPeer.TransferMode: return tmode
-	func _set_target_peer(p: int) -> void: target = p
-	func _is_server() -> bool: return id == 1
-	func _poll() -> void: pass
-	func _close() -> void: pass
-	func _disconnect_peer(_p: int, _now: bool) -> void: pass
-	func _get_unique_id() -> int: return id
-	func _get_connection_status() -> MultiplayerPeer.ConnectionStatus: return MultiplayerPeer.CONNECTION_CONNECTED
-	func _get_max_packet_size() -> int: return 1 << 24
-	func _is_server_relay_supported() -> bool: return true
+const Link := preload("res://link4.gd")
 
 const GAME := """extends Node
 @rpc("any_peer") func one(a): print(JSON.stringify({"ran": "one", "on": multiplayer.get_unique_id(), "args": var_to_bytes([a]).hex_encode()}))
@@ -69,14 +37,8 @@ func game(parent_name: String, peer: Link) -> Node:
 	m.multiplayer_peer = peer
 	return n
 
-func link(id: int, name: String) -> Link:
-	var l := Link.new()
-	l.id = id
-	l.name = name
-	return l
-
 func _initialize():
-	var sp := link(1, "s"); var cp := link(1234567, "c"); var dp := link(777, "d")
+	var sp := Link.new(1, "s"); var cp := Link.new(1234567, "c"); var dp := Link.new(777, "d")
 	sp.links = {1234567: cp, 777: dp}
 	cp.links = {1: sp}
 	dp.links = {1: sp}

@@ -1,7 +1,7 @@
 # Godot 4's SceneMultiplayer on the wire, for godot-bin-multiplayer's tests: two
 # SceneMultiplayer instances in one process (branches /root/S, the server, and /root/C,
-# a client with id 1234567), joined by a script peer that prints every packet handed
-# to it. Fixed calls cover each form (path before the cache is confirmed, cached id,
+# a client with id 1234567), joined by a script peer (link4.gd) that prints every packet
+# handed to it. Fixed calls cover each form (path before the cache is confirmed, cached id,
 # compressed bools and ints, no arguments, one PackedByteArray); seeded random argument
 # lists follow. multiplayer/scripts/gen-fixtures.sh writes the output to
 # multiplayer/tests/fixtures/godot4.6.jsonl: {"call", "to", "args": var_to_bytes of
@@ -9,38 +9,7 @@
 # "channel", "mode", "hex"}, and {"ran", "args"} when the receiver ran it.
 extends SceneTree
 
-class Link extends MultiplayerPeerExtension:
-	var id := 0
-	var other: Link
-	var inbox := []
-	var target := 0
-	var tchan := 0
-	var tmode := MultiplayerPeer.TRANSFER_MODE_RELIABLE
-	var log_dir := ""
-	func _get_available_packet_count() -> int: return inbox.size()
-	# SceneMultiplayer asks who sent a packet before taking it.
-	func _get_packet_script() -> PackedByteArray:
-		return inbox.pop_front()[1]
-	func _put_packet_script(buf: PackedByteArray) -> Error:
-		print(JSON.stringify({"packet": log_dir, "to": target, "channel": tchan, "mode": tmode, "hex": buf.hex_encode()}))
-		other.inbox.push_back([id, buf, tchan, tmode])
-		return OK
-	func _get_packet_peer() -> int: return inbox[0][0]
-	func _get_packet_channel() -> int: return inbox[0][2]
-	func _get_packet_mode() -> MultiplayerPeer.TransferMode: return inbox[0][3]
-	func _set_transfer_channel(c: int) -> void: tchan = c
-	func _get_transfer_channel() -> int: return tchan
-	func _set_transfer_mode(m: MultiplayerPeer.TransferMode) -> void: tmode = m
-	func _get_transfer_mode() -> MultiplayerPeer.TransferMode: return tmode
-	func _set_target_peer(p: int) -> void: target = p
-	func _is_server() -> bool: return id == 1
-	func _poll() -> void: pass
-	func _close() -> void: pass
-	func _disconnect_peer(_p: int, _now: bool) -> void: pass
-	func _get_unique_id() -> int: return id
-	func _get_connection_status() -> MultiplayerPeer.ConnectionStatus: return MultiplayerPeer.CONNECTION_CONNECTED
-	func _get_max_packet_size() -> int: return 1 << 24
-	func _is_server_relay_supported() -> bool: return true
+const Link := preload("res://link4.gd")
 
 const GAME := """extends Node
 @rpc("any_peer") func ping(): print(JSON.stringify({"ran": "ping", "on": multiplayer.get_unique_id()}))
@@ -70,9 +39,9 @@ func _initialize():
 	var c_root := Node.new(); c_root.name = "C"; root.add_child(c_root)
 	s_game = game(s_root)
 	c_game = game(c_root)
-	var sp := Link.new(); sp.id = 1; sp.log_dir = "s2c"
-	var cp := Link.new(); cp.id = 1234567; cp.log_dir = "c2s"
-	sp.other = cp; cp.other = sp
+	var sp := Link.new(1, "s")
+	var cp := Link.new(1234567, "c")
+	sp.links = {cp.id: cp}; cp.links = {1: sp}
 	var sm := SceneMultiplayer.new(); var cm := SceneMultiplayer.new()
 	set_multiplayer(sm, ^"/root/S")
 	set_multiplayer(cm, ^"/root/C")

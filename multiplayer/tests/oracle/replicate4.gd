@@ -19,37 +19,7 @@
 # Values are seeded random (SEED, default 4242) of every kind a property here holds.
 extends SceneTree
 
-class Link extends MultiplayerPeerExtension:
-	var id := 0
-	var other: Link
-	var inbox := []
-	var target := 0
-	var tchan := 0
-	var tmode := MultiplayerPeer.TRANSFER_MODE_RELIABLE
-	var log_dir := ""
-	func _get_available_packet_count() -> int: return inbox.size()
-	func _get_packet_script() -> PackedByteArray:
-		return inbox.pop_front()[1]
-	func _put_packet_script(buf: PackedByteArray) -> Error:
-		print(JSON.stringify({"packet": log_dir, "to": target, "channel": tchan, "mode": tmode, "hex": buf.hex_encode()}))
-		other.inbox.push_back([id, buf, tchan, tmode])
-		return OK
-	func _get_packet_peer() -> int: return inbox[0][0]
-	func _get_packet_channel() -> int: return inbox[0][2]
-	func _get_packet_mode() -> MultiplayerPeer.TransferMode: return inbox[0][3]
-	func _set_transfer_channel(c: int) -> void: tchan = c
-	func _get_transfer_channel() -> int: return tchan
-	func _set_transfer_mode(m: MultiplayerPeer.TransferMode) -> void: tmode = m
-	func _get_transfer_mode() -> MultiplayerPeer.TransferMode: return tmode
-	func _set_target_peer(p: int) -> void: target = p
-	func _is_server() -> bool: return id == 1
-	func _poll() -> void: pass
-	func _close() -> void: pass
-	func _disconnect_peer(_p: int, _now: bool) -> void: pass
-	func _get_unique_id() -> int: return id
-	func _get_connection_status() -> MultiplayerPeer.ConnectionStatus: return MultiplayerPeer.CONNECTION_CONNECTED
-	func _get_max_packet_size() -> int: return 1 << 24
-	func _is_server_relay_supported() -> bool: return true
+const Link := preload("res://link4.gd")
 
 # The replicated node's script: properties of several Variant kinds.
 const THING := """extends Node2D
@@ -183,9 +153,9 @@ func _initialize():
 	var c_root := Node.new(); c_root.name = "C"; root.add_child(c_root)
 	s_game = side(s_root, false)
 	c_game = side(c_root, true)
-	var sp := Link.new(); sp.id = 1; sp.log_dir = "s2c"
-	var cp := Link.new(); cp.id = 1234567; cp.log_dir = "c2s"
-	sp.other = cp; cp.other = sp
+	var sp := Link.new(1, "s")
+	var cp := Link.new(1234567, "c")
+	sp.links = {cp.id: cp}; cp.links = {1: sp}
 	var sm := SceneMultiplayer.new(); var cm := SceneMultiplayer.new()
 	set_multiplayer(sm, ^"/root/S")
 	set_multiplayer(cm, ^"/root/C")
