@@ -471,7 +471,9 @@ fn str_of(l: &Value, k: &str) -> String {
 }
 
 /// One Rust client's run against the Godot server: greet the other client, shout,
-/// make `calls`, then `done`; collect what the server sent back.
+/// make `calls`, then `done`; then ask the other client (which answers "back"), and
+/// once answered shout again and `ping`; until that echo and the other's second shout
+/// came. Gives what the server sent back and what the other client sent.
 async fn rust_client(
     transport: Transport,
     protocol: Protocol,
@@ -489,41 +491,55 @@ async fn rust_client(
     let mut other = 0;
     let mut from_server = Vec::new();
     let mut from_peers = Vec::new();
-    let mut sent = false;
-    while let Some(event) = c.next_event().await {
+    let text = |t: &str| vec![Variant::String(t.into())];
+    let (mut sent, mut shouted, mut echoed, mut heard_again) = (false, false, false, false);
+    while !(echoed && heard_again) {
+        let Some(event) = c.next_event().await else {
+            panic!("the connection closed");
+        };
         match event {
             Event::PeerConnected(1) | Event::PeerDisconnected(_) => {}
             Event::PeerConnected(id) if other == 0 => other = id,
             Event::Call(call) if call.from == 1 => {
-                let done = call.method == "done";
+                let method = call.method.clone();
                 from_server.push((call.method.into(), call.args));
-                if done {
-                    break;
+                if method == "done" {
+                    // The other client answers once it has read this, which comes
+                    // after the path this client gave it: its answer follows its
+                    // confirmation of the path through the relay.
+                    c.call(Target::Peer(other), "greet", text("ask")).await;
                 }
+                // The echo of the last call says the server took the shout before it.
+                echoed |= shouted && method == "ping";
             }
-            Event::Call(call) => from_peers.push((call.from, call.method.into(), call.args)),
+            Event::Call(call) => {
+                match (call.method.as_str(), call.args.as_slice()) {
+                    ("greet", [Variant::String(t)]) if t == "ask" => {
+                        c.call(Target::Peer(call.from), "greet", text("back")).await;
+                    }
+                    ("greet", [Variant::String(t)]) if t == "back" => {
+                        // Every peer has confirmed the path: Godot 3 sends this as one
+                        // packet for all (0), which the engine's server relays.
+                        c.call(Target::All, "shout", text("again")).await;
+                        c.call(Target::Peer(1), "ping", vec![]).await;
+                        shouted = true;
+                    }
+                    ("shout", [Variant::String(t)]) if t == "again" => heard_again = true,
+                    _ => {}
+                }
+                from_peers.push((call.from, call.method.into(), call.args));
+            }
             e => panic!("unexpected {e:?}"),
         }
         if other != 0 && !sent {
             sent = true;
-            let greeting = vec![Variant::String(format!("hello from {me}"))];
+            let greeting = text(&format!("hello from {me}"));
             c.call(Target::Peer(other), "greet", greeting).await;
-            c.call(Target::All, "shout", vec![Variant::String("all".into())])
-                .await;
+            c.call(Target::All, "shout", text("all")).await;
             for (method, args) in &calls {
                 c.call(Target::Peer(1), method, args.clone()).await;
             }
             c.call(Target::Peer(1), "done", vec![]).await;
-        }
-    }
-    // Both greetings may still be on their way after `done` came back.
-    while from_peers.len() < 2 {
-        match tokio::time::timeout(Duration::from_secs(10), c.next_event()).await {
-            Ok(Some(Event::Call(call))) => {
-                from_peers.push((call.from, call.method.into(), call.args))
-            }
-            Ok(Some(Event::PeerDisconnected(_) | Event::PeerConnected(_))) => {}
-            other => panic!("waiting for the greetings: {other:?}"),
         }
     }
     c.close().await;
@@ -666,6 +682,8 @@ async fn rust_clients(
                 .map(|(m, a)| (m.to_string(), hex_of(a))),
         );
         expected.push(("done".into(), hex_of(&[])));
+        expected.push(("shout".into(), hex_of(&[Variant::String("again".into())])));
+        expected.push(("ping".into(), hex_of(&[])));
         for (i, (r, e)) in ran.iter().zip(&expected).enumerate() {
             assert_eq!(r.0, e.0, "call {i}");
             assert!(
@@ -677,26 +695,30 @@ async fn rust_clients(
         }
         assert_eq!(ran.len(), expected.len());
         // And sent them back: the crate reads the engine's encoding to the same bytes.
-        assert_eq!(from_server.len(), expected.len() - 1);
-        for ((m, args), (em, ehex)) in from_server.iter().zip(expected.iter().skip(1)) {
+        let echoed: Vec<_> = expected.iter().filter(|(m, _)| m != "shout").collect();
+        assert_eq!(from_server.len(), echoed.len());
+        for ((m, args), (em, ehex)) in from_server.iter().zip(echoed) {
             assert_eq!((m, &hex_of(args)), (em, ehex));
         }
-        // The other client's greeting and shout, through the Godot server's relay.
-        let mut peers = from_peers.clone();
-        peers.sort_by(|x, y| x.1.cmp(&y.1));
+        // The other client's greetings and shouts, through the Godot server's relay
+        // (its ask and answer in either order).
+        let mut peers: Vec<(i32, String, String)> = from_peers
+            .iter()
+            .map(|(from, m, args)| match args.as_slice() {
+                [Variant::String(t)] => (*from, m.clone(), t.clone()),
+                a => panic!("{m} {a:?}"),
+            })
+            .collect();
+        peers.sort();
+        let said = |m: &str, t: &str| (other, m.to_string(), t.to_string());
         assert_eq!(
             peers,
             [
-                (
-                    other,
-                    "greet".to_string(),
-                    vec![Variant::String(format!("hello from {other}"))]
-                ),
-                (
-                    other,
-                    "shout".to_string(),
-                    vec![Variant::String("all".into())]
-                ),
+                said("greet", "ask"),
+                said("greet", "back"),
+                said("greet", &format!("hello from {other}")),
+                said("shout", "again"),
+                said("shout", "all"),
             ]
         );
     }
