@@ -722,7 +722,7 @@ impl Server {
                 0,
             ));
         }
-        let here = target == SERVER || target == 0 || (target < 0 && target != -SERVER);
+        let here = godot3::names(target, SERVER);
         let relay_on = self.session.server_relay();
         // With the relay off, Godot 3.4 and later take a packet for everyone (or all
         // but a client) as for the server alone, and one for other clients alone
@@ -799,7 +799,7 @@ impl Server {
                 .slots
                 .keys()
                 .copied()
-                .filter(|&p| p != from && Some(p) != t.checked_neg())
+                .filter(|&p| p != from && godot3::names(t, p))
                 .collect(),
         }
     }

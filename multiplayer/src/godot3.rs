@@ -186,6 +186,12 @@ fn named(bytes: &[u8]) -> Result<(NodeRef, String, Reader<'_>)> {
     Ok((node, name, body))
 }
 
+/// Whether a Godot 3 transport header's target `to` names `peer`: that peer, every
+/// peer (0), or every peer but another (-N), as the engine's transports deliver it.
+pub(crate) fn names(to: i32, peer: i32) -> bool {
+    to == peer || to == 0 || (to < 0 && to.checked_neg() != Some(peer))
+}
+
 /// A call's node, method name and argument count (`bytes`, from its command byte),
 /// and its arguments' bytes. Apart from [`call_args`], so that the call's mode is
 /// checked before its arguments are read, as the engine checks it (after the count
@@ -365,5 +371,20 @@ impl WsHeader {
             to: 0,
         }
         .wrap(&peer.to_le_bytes())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::names;
+
+    #[test]
+    fn a_header_target_names_a_peer_all_or_all_but_one() {
+        assert!(names(7, 7) && !names(7, 8) && !names(1, 7));
+        assert!(names(0, 1) && names(0, 7));
+        assert!(names(-7, 1) && names(-7, 8) && !names(-7, 7));
+        assert!(!names(-1, 1) && names(-1, 7));
+        // -i32::MIN is no peer's id: it excludes no one.
+        assert!(names(i32::MIN, 1) && names(i32::MIN, i32::MAX));
     }
 }

@@ -680,7 +680,7 @@ impl Session {
                 self.transmits.push_back(t);
                 continue;
             }
-            for &p in self.peers.iter().filter(|&&p| t.to == 0 || p != -t.to) {
+            for &p in self.peers.iter().filter(|&&p| godot3::names(t.to, p)) {
                 self.transmits.push_back(Transmit {
                     to: p,
                     delivery: t.delivery,
@@ -698,7 +698,7 @@ impl Session {
         let (server, peers) = (self.is_server(), &self.peers);
         self.transmits.retain(|t| match t.to {
             to if to > 0 => to != peer,
-            to if server => peers.iter().any(|&p| to == 0 || p != -to),
+            to if server => peers.iter().any(|&p| godot3::names(to, p)),
             _ => peer != SERVER,
         });
         if self.is_server() && self.protocol == Protocol::Godot4 && self.server_relay {

@@ -382,7 +382,7 @@ impl Server {
                 0,
             ));
         }
-        let here = h.to == SERVER || h.to == 0 || (h.to < 0 && h.to != -SERVER);
+        let here = crate::godot3::names(h.to, SERVER);
         // Checked before it goes to anyone else, a broadcast too.
         if h.to != SERVER {
             crate::godot3::Packet::decode(body).map_err(|e| e.shifted(WsHeader::SIZE))?;
@@ -452,7 +452,7 @@ impl Server {
                 .clients
                 .keys()
                 .copied()
-                .filter(|&p| p != from && Some(p) != t.checked_neg())
+                .filter(|&p| p != from && crate::godot3::names(t, p))
                 .collect(),
         }
     }
