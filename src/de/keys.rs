@@ -56,6 +56,12 @@ impl Key {
         self.size != 0
     }
 
+    /// The bytes the key takes on the wire (0 without a word form).
+    #[inline]
+    pub(crate) fn size(&self) -> usize {
+        self.size
+    }
+
     /// The bytes the key takes when `ahead` (24 bytes from where a key starts) holds it.
     #[inline]
     pub(crate) fn find(&self, ahead: &[u8; 24]) -> Option<usize> {

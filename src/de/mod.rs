@@ -2,6 +2,7 @@
 
 mod access;
 mod fixed;
+mod in_order;
 mod keys;
 pub mod read;
 #[cfg(test)]
@@ -96,6 +97,9 @@ pub struct Deserializer<R> {
     room: Cell<usize>,
     /// The field list and keys of the struct read last.
     keys: Option<(&'static [&'static str], Arc<[keys::Key]>)>,
+    /// The `type_name` of the struct visitor seen last (by address), and whether it is
+    /// one serde's derive writes (`in_order::derived`).
+    derived: (usize, bool),
 }
 
 impl<'de> Deserializer<SliceRead<'de>> {
@@ -124,6 +128,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             scratch: Vec::new(),
             room: Cell::new(read.remaining().unwrap_or(0)),
             keys: None,
+            derived: (0, false),
             read,
         }
     }
@@ -347,6 +352,17 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             Some(b) if key.has_words() => key.find(&le(b)),
             _ => self.field_key(key.name),
         }
+    }
+
+    /// Whether `V` is a struct visitor serde's derive writes, worked out once per
+    /// visitor type in a row.
+    #[inline]
+    fn derived<V>(&mut self) -> bool {
+        let name = std::any::type_name::<V>();
+        if name.as_ptr() as usize != self.derived.0 {
+            self.derived = (name.as_ptr() as usize, in_order::derived(name));
+        }
+        self.derived.1
     }
 
     /// Which of a struct's fields the next key is, when it is a plain String of exactly
@@ -1176,6 +1192,20 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
             Some((f, keys)) if std::ptr::eq(f, fields) => keys,
             _ => keys::keys(fields),
         };
+        if n == keys.len()
+            && self.pending.is_none()
+            && fast_paths()
+            && self.derived::<V>()
+            && in_order::keys_in_order(self.read.ahead(), &keys, self.cfg.dialect)
+        {
+            return self
+                .nested(n, at, |de| {
+                    let v = in_order::read(de, &keys, visitor)?;
+                    de.keys = Some((fields, keys));
+                    Ok(v)
+                })
+                .map_err(|e| e.or_at(at));
+        }
         self.nested(n, at, |de| {
             let mut access = StructAccess::new(de, n, keys);
             let v = visitor.visit_map(&mut access)?;

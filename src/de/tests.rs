@@ -231,6 +231,215 @@ fn structs_read_as_the_general_way_reads_them_on_any_bytes() {
         .quickcheck(prop as fn(Entities) -> bool);
 }
 
+/// Fields of every kind whose size their header gives, and a container last: a
+/// Dictionary of exactly these keys in this order is read as a sequence
+/// (`in_order.rs`), where `Entity` (a container in the middle) is read as a map.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+struct Ordered {
+    name: String,
+    id: u32,
+    wide: i64,
+    hp: f32,
+    ratio: f64,
+    alive: bool,
+    nothing: Option<String>,
+    position: Vector3,
+    rotation: Quat,
+    tint: Color,
+    labels: PoolStringArray,
+    #[serde(with = "serde_bytes")]
+    blob: Vec<u8>,
+    #[serde(with = "crate::pool::int")]
+    ints: Vec<i32>,
+    #[serde(with = "crate::pool::vector3")]
+    points: Vec<Vector3>,
+    kind: Kind,
+}
+
+fn ordered(g: &mut Gen) -> Ordered {
+    let f = |g: &mut Gen| f32::arbitrary(g);
+    let e = entity(g);
+    Ordered {
+        name: e.name.replace('\0', ""),
+        id: e.id,
+        wide: e.wide,
+        hp: e.hp,
+        ratio: e.ratio,
+        alive: e.alive,
+        nothing: e.note.map(|s| s.replace('\0', "")),
+        position: e.position,
+        rotation: e.rotation,
+        tint: e.tint,
+        labels: e.labels,
+        blob: Vec::arbitrary(g),
+        ints: Vec::arbitrary(g),
+        points: (0..u8::arbitrary(g) % 3)
+            .map(|_| Vector3::new(f(g), f(g), f(g)))
+            .collect(),
+        kind: e.kind,
+    }
+}
+
+/// Structs' entries in field order, or not quite: two swapped, one left out, one
+/// twice, one of another type.
+#[derive(Clone, Debug)]
+struct OrderedCase(Case);
+
+impl Arbitrary for OrderedCase {
+    fn arbitrary(g: &mut Gen) -> Self {
+        OrderedCase(Case::new(g, |g| {
+            (0..u8::arbitrary(g) % 3)
+                .map(|_| {
+                    // Strings with NUL (which the encoder refuses) drawn again.
+                    let d = loop {
+                        if let Ok(Variant::Dictionary(d)) = crate::to_variant(&ordered(g)) {
+                            break d;
+                        }
+                    };
+                    let mut entries: Vec<(Variant, Variant)> =
+                        d.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+                    let (i, j) = (
+                        usize::arbitrary(g) % entries.len(),
+                        usize::arbitrary(g) % entries.len(),
+                    );
+                    match u8::arbitrary(g) % 8 {
+                        0 => entries.swap(i, j),
+                        1 => drop(entries.remove(i)),
+                        2 => entries.insert(j, entries[i].clone()),
+                        3 => entries[i].1 = leaf(g),
+                        _ => {}
+                    }
+                    Entries(entries)
+                })
+                .collect::<Vec<_>>()
+        }))
+    }
+}
+
+#[test]
+fn structs_in_field_order_read_as_the_general_way_reads_them() {
+    fn prop(OrderedCase(case): OrderedCase) -> bool {
+        case.read::<Vec<Ordered>>(false) == case.read::<Vec<Ordered>>(true)
+    }
+    QuickCheck::new()
+        .tests(5000)
+        .quickcheck(prop as fn(OrderedCase) -> bool);
+}
+
+#[test]
+fn a_struct_in_field_order_is_read_as_a_sequence_and_gives_the_same_value() {
+    let taken = super::in_order::taken;
+    let g = &mut Gen::new(20);
+    let mut read = 0;
+    for dialect in Dialect::ALL {
+        let config = Config::new().dialect(dialect);
+        for _ in 0..50 {
+            // Values Godot 2 cannot hold (64-bit ints), strings with NUL: drawn again.
+            let v = ordered(g);
+            let Ok(bytes) = config.to_vec(&v) else {
+                continue;
+            };
+            let before = taken();
+            let back: Ordered = config.from_slice(&bytes).unwrap();
+            // The struct, and the struct variant in `kind` when it is one.
+            assert!(taken() > before, "{dialect:?}");
+            assert_eq!(config.to_vec(&back).unwrap(), bytes);
+            let general = with_fast_paths(true, || config.from_slice::<Ordered>(&bytes));
+            assert_eq!(format!("{back:?}"), format!("{:?}", general.unwrap()));
+            // From a reader, never (it has no bytes at hand to look ahead in).
+            let before = taken();
+            config.from_reader::<_, Ordered>(&bytes[..]).unwrap();
+            assert_eq!(taken(), before);
+            read += 1;
+        }
+    }
+    // Godot 3 and 4 hold all (but a string of a struct variant with NUL).
+    assert!(read >= 90, "{read}");
+    // Two fields swapped: a map.
+    let Variant::Dictionary(d) = crate::to_variant(&ordered(g)).unwrap() else {
+        unreachable!()
+    };
+    let mut entries: Vec<_> = d.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    entries.swap(0, 1);
+    let before = taken();
+    crate::from_slice::<Ordered>(&crate::to_vec(&Entries(entries)).unwrap()).unwrap();
+    assert_eq!(taken(), before);
+}
+
+/// A field and its alias both in the Dictionary, in the order and number of serde's
+/// field list (which holds aliases): an error either way, as the derive refuses a
+/// field given twice.
+#[test]
+fn a_field_under_its_name_and_its_alias_is_an_error_either_way() {
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Aliased {
+        #[serde(alias = "b")]
+        a: i32,
+        c: i32,
+    }
+    let entries = Entries(vec![
+        ("a".into(), Variant::Int(1)),
+        ("b".into(), Variant::Int(2)),
+        ("c".into(), Variant::Int(3)),
+    ]);
+    let bytes = crate::to_vec(&entries).unwrap();
+    let fast = crate::from_slice::<Aliased>(&bytes).unwrap_err();
+    let general = with_fast_paths(true, || crate::from_slice::<Aliased>(&bytes)).unwrap_err();
+    assert!(
+        general.to_string().contains("duplicate field `a`"),
+        "{general}"
+    );
+    assert_eq!(fast.offset(), Some(0), "{fast}");
+    // Without both, the alias reads as the field, in order or not.
+    for keys in [["a", "c"], ["b", "c"], ["c", "b"]] {
+        let entries = Entries(
+            keys.iter()
+                .zip([5, 6])
+                .map(|(k, v)| (Variant::from(*k), Variant::Int(v)))
+                .collect(),
+        );
+        let v = crate::from_slice::<Aliased>(&crate::to_vec(&entries).unwrap()).unwrap();
+        assert_eq!((v.a, v.c), if keys[0] == "c" { (6, 5) } else { (5, 6) });
+    }
+}
+
+/// A struct whose `Deserialize` is written by hand is read as a map, whatever order
+/// its keys come in: its visitor's `visit_seq` may mean something else.
+#[test]
+fn a_hand_written_struct_visitor_is_fed_a_map() {
+    let d = std::time::Duration::new(7, 9);
+    let bytes = crate::to_vec(&d).unwrap();
+    assert_eq!(crate::from_slice::<std::time::Duration>(&bytes).unwrap(), d);
+    struct Fed(&'static str);
+    impl<'de> Deserialize<'de> for Fed {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+            struct V;
+            impl<'de> serde::de::Visitor<'de> for V {
+                type Value = Fed;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("a struct")
+                }
+                fn visit_map<A: serde::de::MapAccess<'de>>(
+                    self,
+                    mut map: A,
+                ) -> std::result::Result<Fed, A::Error> {
+                    while map.next_entry::<String, i32>()?.is_some() {}
+                    Ok(Fed("map"))
+                }
+                fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                    self,
+                    _: A,
+                ) -> std::result::Result<Fed, A::Error> {
+                    Ok(Fed("seq"))
+                }
+            }
+            d.deserialize_struct("Fed", &["secs", "nanos"], V)
+        }
+    }
+    assert_eq!(crate::from_slice::<Fed>(&bytes).unwrap().0, "map");
+}
+
 /// Field names that the key fast path (`Deserializer::field_key`) must not take at
 /// face value: with a NUL (the engine cuts the key there), with a BOM (dropped), an
 /// alias, the empty name, a long one and a non-ASCII one.
