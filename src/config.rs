@@ -235,10 +235,11 @@ impl Config {
 
     /// Decodes one value filling all of `bytes`.
     pub fn from_slice<'de, T: Deserialize<'de>>(&self, bytes: &'de [u8]) -> Result<T> {
-        let mut de = Deserializer::with_config(de::SliceRead::new(bytes), *self);
-        let v = T::deserialize(&mut de).map_err(|e| e.or_at(de.byte_offset()))?;
-        de.end()?;
-        Ok(v)
+        de::in_order::read_slice(*self, bytes, |de| {
+            let v = T::deserialize(&mut *de).map_err(|e| e.or_at(de.byte_offset()))?;
+            de.end()?;
+            Ok(v)
+        })
     }
 
     /// Decodes one value from the front of `bytes`; returns it and its length.
@@ -246,9 +247,10 @@ impl Config {
         &self,
         bytes: &'de [u8],
     ) -> Result<(T, usize)> {
-        let mut de = Deserializer::with_config(de::SliceRead::new(bytes), *self);
-        let v = T::deserialize(&mut de).map_err(|e| e.or_at(de.byte_offset()))?;
-        Ok((v, de.byte_offset()))
+        de::in_order::read_slice(*self, bytes, |de| {
+            let v = T::deserialize(&mut *de).map_err(|e| e.or_at(de.byte_offset()))?;
+            Ok((v, de.byte_offset()))
+        })
     }
 
     /// Decodes exactly one value from `reader`.

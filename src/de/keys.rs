@@ -56,12 +56,6 @@ impl Key {
         self.size != 0
     }
 
-    /// The bytes the key takes on the wire (0 without a word form).
-    #[inline]
-    pub(crate) fn size(&self) -> usize {
-        self.size
-    }
-
     /// The bytes the key takes when `ahead` (24 bytes from where a key starts) holds it.
     #[inline]
     pub(crate) fn find(&self, ahead: &[u8; 24]) -> Option<usize> {
@@ -76,7 +70,12 @@ impl Key {
 /// Slots of the per-thread table, by the address of a struct's field list.
 const SLOTS: usize = 64;
 
-type Slot = Option<(&'static [&'static str], Arc<[Key]>)>;
+/// A field list, its keys, and whether a Dictionary of them came out of field order on
+/// this thread (`in_order.rs`: its values are then read the general way at once, not
+/// on trust).
+pub(crate) type Known = (&'static [&'static str], Arc<[Key]>, bool);
+
+type Slot = Option<Known>;
 
 const EMPTY: Slot = None;
 
@@ -84,30 +83,61 @@ thread_local! {
     static KEYS: RefCell<[Slot; SLOTS]> = const { RefCell::new([EMPTY; SLOTS]) };
 }
 
-/// The keys of `fields`, in order: from this thread's table, or worked out and put
-/// there. A list has two slots to be in (two lists whose addresses share one, say a
-/// struct and the struct in it, both stay); a third evicts the first slot's, so the
-/// table stays at most `SLOTS` lists. Once the thread's table is gone (a decode in
-/// another thread-local's destructor), the keys are worked out each time.
-pub(crate) fn keys(fields: &'static [&'static str]) -> Arc<[Key]> {
+/// The keys of `fields`, in order, and whether they came out of order on this thread:
+/// from this thread's table, or worked out and put there. A list has two slots to be
+/// in (two lists whose addresses share one, say a struct and the struct in it, both
+/// stay); a third evicts the first slot's, so the table stays at most `SLOTS` lists.
+/// Once the thread's table is gone (a decode in another thread-local's destructor),
+/// the keys are worked out each time, and not trusted to come in order.
+pub(crate) fn keys(fields: &'static [&'static str]) -> (Arc<[Key]>, bool) {
     let make = || -> Arc<[Key]> { fields.iter().map(|name| Key::of(name)).collect() };
-    let home = (fields.as_ptr() as usize >> 3) % SLOTS;
-    let slots = [home, (home + 1) % SLOTS];
     KEYS.try_with(|table| {
         let mut table = table.borrow_mut();
+        let slots = slots(fields);
         for i in slots {
-            if let Some((f, keys)) = &table[i] {
+            if let Some((f, keys, out_of_order)) = &table[i] {
                 if std::ptr::eq(*f, fields) {
-                    return keys.clone();
+                    return (keys.clone(), *out_of_order);
                 }
             }
         }
         let keys = make();
         let free = slots.into_iter().find(|&i| table[i].is_none());
-        table[free.unwrap_or(home)] = Some((fields, keys.clone()));
-        keys
+        table[free.unwrap_or(slots[0])] = Some((fields, keys.clone(), false));
+        (keys, false)
     })
-    .unwrap_or_else(|_| make())
+    .unwrap_or_else(|_| (make(), true))
+}
+
+/// The two slots `fields` may be in.
+fn slots(fields: &'static [&'static str]) -> [usize; 2] {
+    let home = (fields.as_ptr() as usize >> 3) % SLOTS;
+    [home, (home + 1) % SLOTS]
+}
+
+/// Remembers on this thread that a Dictionary of `fields`' keys came out of order.
+pub(crate) fn mark_out_of_order(fields: &'static [&'static str]) {
+    let _ = KEYS.try_with(|table| {
+        let mut table = table.borrow_mut();
+        for i in slots(fields) {
+            if let Some((f, _, out_of_order)) = &mut table[i] {
+                if std::ptr::eq(*f, fields) {
+                    *out_of_order = true;
+                }
+            }
+        }
+    });
+}
+
+/// Unit tests: every struct type of this thread's table is trusted to come in field
+/// order again.
+#[cfg(test)]
+pub(crate) fn trust_again() {
+    KEYS.with(|table| {
+        for (_, _, out_of_order) in table.borrow_mut().iter_mut().flatten() {
+            *out_of_order = false;
+        }
+    });
 }
 
 #[cfg(test)]
@@ -174,15 +204,15 @@ mod tests {
     fn a_field_list_keeps_its_keys_and_a_slot_taken_over_is_worked_out_again() {
         static A: &[&str] = &["id", "name"];
         static B: &[&str] = &["x"];
-        let a = keys(A);
+        let a = keys(A).0;
         assert_eq!(a.len(), 2);
         assert_eq!(a[1], Key::of("name"));
-        assert!(Arc::ptr_eq(&a, &keys(A)));
-        assert_eq!(keys(B)[..], [Key::of("x")]);
-        assert_eq!(keys(A)[..], a[..]);
+        assert!(Arc::ptr_eq(&a, &keys(A).0));
+        assert_eq!(keys(B).0[..], [Key::of("x")]);
+        assert_eq!(keys(A).0[..], a[..]);
         // A sub-list at the same address is another list.
-        assert_eq!(keys(&A[..1])[..], [Key::of("id")]);
-        assert_eq!(keys(A)[..], a[..]);
+        assert_eq!(keys(&A[..1]).0[..], [Key::of("id")]);
+        assert_eq!(keys(A).0[..], a[..]);
     }
 
     #[test]
@@ -190,12 +220,12 @@ mod tests {
         // Field lists 512 bytes apart share a home slot.
         static LISTS: [&str; 3 * SLOTS] = [""; 3 * SLOTS];
         let list = |i: usize| -> &'static [&'static str] { &LISTS[i * SLOTS..i * SLOTS + 1] };
-        let (a, b) = (keys(list(0)), keys(list(1)));
-        assert!(Arc::ptr_eq(&a, &keys(list(0))));
-        assert!(Arc::ptr_eq(&b, &keys(list(1))));
-        let c = keys(list(2));
-        assert!(Arc::ptr_eq(&c, &keys(list(2))));
-        assert_eq!(keys(list(0))[..], a[..]);
+        let (a, b) = (keys(list(0)).0, keys(list(1)).0);
+        assert!(Arc::ptr_eq(&a, &keys(list(0)).0));
+        assert!(Arc::ptr_eq(&b, &keys(list(1)).0));
+        let c = keys(list(2)).0;
+        assert!(Arc::ptr_eq(&c, &keys(list(2)).0));
+        assert_eq!(keys(list(0)).0[..], a[..]);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 mod access;
 mod fixed;
-mod in_order;
+pub(crate) mod in_order;
 mod keys;
 pub mod read;
 #[cfg(test)]
@@ -10,7 +10,6 @@ mod tests;
 mod variant;
 
 use std::cell::Cell;
-use std::sync::Arc;
 
 use serde::de::{self, Visitor};
 
@@ -95,8 +94,16 @@ pub struct Deserializer<R> {
     /// Input bytes that the items containers announce ahead of reading them may
     /// still claim (see [`Deserializer::hint`]).
     room: Cell<usize>,
-    /// The field list and keys of the struct read last.
-    keys: Option<(&'static [&'static str], Arc<[keys::Key]>)>,
+    /// The field list and keys of the struct read last, and whether they came out
+    /// of order on this thread.
+    keys: Option<keys::Known>,
+    /// Whether derived structs whose keys come in field order may be read as
+    /// sequences on trust (`in_order.rs`): only when the caller reads the value again
+    /// after `retry` is set.
+    on_trust: bool,
+    /// A struct's keys were not in field order on trust: the value read is not to be
+    /// used, the caller reads it again without trust.
+    retry: bool,
     /// The `type_name` of the struct visitor seen last (by address), and whether it is
     /// one serde's derive writes (`in_order::derived`).
     derived: (usize, bool),
@@ -129,6 +136,8 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             room: Cell::new(read.remaining().unwrap_or(0)),
             keys: None,
             derived: (0, false),
+            on_trust: false,
+            retry: false,
             read,
         }
     }
@@ -1188,20 +1197,16 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         let n = n as usize;
         // The keys of the struct read last are at hand: a snapshot's many entities
         // take them without a lookup.
-        let keys = match self.keys.take() {
-            Some((f, keys)) if std::ptr::eq(f, fields) => keys,
+        let (keys, out_of_order) = match self.keys.take() {
+            Some((f, keys, out_of_order)) if std::ptr::eq(f, fields) => (keys, out_of_order),
             _ => keys::keys(fields),
         };
-        if n == keys.len()
-            && self.pending.is_none()
-            && fast_paths()
-            && self.derived::<V>()
-            && in_order::keys_in_order(self.read.ahead(), &keys, self.cfg.dialect)
+        if self.on_trust && n == keys.len() && !out_of_order && fast_paths() && self.derived::<V>()
         {
             return self
                 .nested(n, at, |de| {
-                    let v = in_order::read(de, &keys, visitor)?;
-                    de.keys = Some((fields, keys));
+                    let v = in_order::read(de, fields, &keys, visitor)?;
+                    de.keys = Some((fields, keys, false));
                     Ok(v)
                 })
                 .map_err(|e| e.or_at(at));
@@ -1209,7 +1214,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         self.nested(n, at, |de| {
             let mut access = StructAccess::new(de, n, keys);
             let v = visitor.visit_map(&mut access)?;
-            de.keys = Some((fields, access.finish()?));
+            de.keys = Some((fields, access.finish()?, out_of_order));
             Ok(v)
         })
         .map_err(|e| e.or_at(at))
