@@ -358,6 +358,7 @@ static TRUE: [u8; 8] = [1, 0, 0, 0, 1, 0, 0, 0];
 static FALSE: [u8; 8] = [1, 0, 0, 0, 0, 0, 0, 0];
 
 /// Where reading the arguments into a Rust value went wrong, in the packet.
+#[derive(Clone, Copy)]
 enum Failure {
     Truncated(&'static str, usize),
     Compressed(u8, usize),
@@ -387,6 +388,8 @@ pub(crate) fn get<'x, T: Deserialize<'x>>(bytes: &'x [u8], start: usize, argc: u
         argc,
         byte_array: false,
         failed: None,
+        trust: false,
+        gave_up: false,
     })
 }
 
@@ -401,6 +404,8 @@ pub(crate) fn get_byte_array<'x, T: Deserialize<'x>>(raw: &'x [u8]) -> Result<T>
         argc: 1,
         byte_array: true,
         failed: None,
+        trust: false,
+        gave_up: false,
     })
 }
 
@@ -415,14 +420,24 @@ pub(crate) fn none<T: de::DeserializeOwned>() -> std::result::Result<T, godot_bi
         argc: 0,
         byte_array: false,
         failed: None,
+        trust: false,
+        gave_up: false,
     }))
 }
 
 /// `seq`'s arguments, all of them, as a `T`, or the error placed in the packet.
 #[inline(always)]
-fn read<'x, T: Deserialize<'x>>(mut seq: Seq<'x>) -> Result<T> {
+fn read<'x, T: Deserialize<'x>>(seq: Seq<'x>) -> Result<T> {
+    // Structs in arguments on trust (godot_bin's `Deserializer::on_trust`); read again
+    // without, should one of them give up.
+    let again = Seq { ..seq };
+    let mut seq = Seq { trust: true, ..seq };
+    let mut read = T::deserialize(ArgList(&mut seq));
+    if seq.gave_up {
+        seq = again;
+        read = T::deserialize(ArgList(&mut seq));
+    }
     let (bytes, start, argc) = (seq.bytes, seq.pos, seq.argc);
-    let read = T::deserialize(ArgList(&mut seq));
     let (pos, index, failed) = (seq.pos, seq.index, seq.failed);
     let value = read.map_err(|source| match failed {
         Some(Failure::Truncated(what, at)) => Error::at(ErrorKind::Truncated(what), at),
@@ -458,6 +473,9 @@ struct Seq<'x> {
     /// `bytes` are one PackedByteArray's (see [`get_byte_array`]).
     byte_array: bool,
     failed: Option<Failure>,
+    /// Whether structs are read on trust, and whether that gave up.
+    trust: bool,
+    gave_up: bool,
 }
 
 impl<'x> Seq<'x> {
@@ -642,7 +660,11 @@ impl<'x> Arg<'_, 'x> {
             Fast::Bool(_) | Fast::Plain => {
                 let mut de =
                     godot_bin::Deserializer::with_config(SliceRead::new(self.plain), config());
+                if self.seq.trust {
+                    de = de.on_trust();
+                }
                 let read = packet(&mut de, visitor);
+                self.seq.gave_up |= de.gave_up();
                 let used = de.byte_offset();
                 return self.finish(used, read);
             }
@@ -1077,5 +1099,65 @@ mod tests {
         ] {
             assert!(fast(&cfg.to_vec(&v).unwrap()).is_some(), "{v:?}");
         }
+    }
+
+    /// A struct argument whose keys come in field order is read on trust (godot_bin's
+    /// `Deserializer::on_trust`); keys out of order, or a field under its name and an
+    /// alias, make the arguments be read again without trust: the same value, or the
+    /// same error, as godot_bin's decoder gives for the argument.
+    #[test]
+    fn struct_arguments_are_read_on_trust_or_again() {
+        #[derive(serde::Deserialize, Debug, PartialEq)]
+        struct Unit {
+            hp: i64,
+            name: String,
+        }
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct Aliased {
+            #[serde(alias = "b")]
+            a: i64,
+            c: i64,
+        }
+        let dict = |entries: &[(&str, Variant)]| {
+            let mut d = godot_bin::Dictionary::new();
+            for (k, v) in entries {
+                d.insert(Variant::from(*k), v.clone());
+            }
+            Variant::Dictionary(d)
+        };
+        let packed = |args: &[Variant]| {
+            let mut b = Vec::new();
+            encode(args, &mut b).unwrap();
+            b
+        };
+        let unit = || Unit {
+            hp: 7,
+            name: "a".into(),
+        };
+        let in_order = dict(&[("hp", 7.into()), ("name", "a".into())]);
+        let swapped = dict(&[("name", "a".into()), ("hp", 7.into())]);
+        for args in [
+            [in_order.clone(), in_order.clone()],
+            [in_order.clone(), swapped.clone()],
+            [swapped.clone(), in_order],
+        ] {
+            let b = packed(&args);
+            assert_eq!(get::<(Unit, Unit)>(&b, 0, 2).unwrap(), (unit(), unit()));
+        }
+        let both = dict(&[("a", 1.into()), ("b", 2.into()), ("c", 3.into())]);
+        let b = packed(&[both.clone()]);
+        let err = get::<(Aliased,)>(&b, 0, 1).unwrap_err();
+        let general = config()
+            .from_slice::<Aliased>(&config().to_vec(&both).unwrap())
+            .unwrap_err();
+        assert!(
+            err.to_string().contains(&general.to_string()),
+            "{err} / {general}"
+        );
+        assert!(
+            general.to_string().contains("duplicate field `a`"),
+            "{general}"
+        );
     }
 }

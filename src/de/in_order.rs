@@ -114,10 +114,9 @@ pub(crate) fn read_slice<'de, T>(
     bytes: &'de [u8],
     read: impl Fn(&mut Deserializer<SliceRead<'de>>) -> Result<T>,
 ) -> Result<T> {
-    let mut de = Deserializer::with_config(SliceRead::new(bytes), cfg);
-    de.on_trust = true;
+    let mut de = Deserializer::with_config(SliceRead::new(bytes), cfg).on_trust();
     let v = read(&mut de);
-    if !de.retry {
+    if !de.gave_up() {
         return v;
     }
     read(&mut Deserializer::with_config(SliceRead::new(bytes), cfg))

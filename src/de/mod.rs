@@ -114,6 +114,51 @@ impl<'de> Deserializer<SliceRead<'de>> {
     pub fn from_slice(bytes: &'de [u8]) -> Self {
         Deserializer::with_config(SliceRead::new(bytes), Config::default())
     }
+
+    /// Lets this deserializer read a derived struct whose Dictionary holds its keys in
+    /// field order as a sequence, on trust, as `from_slice` does (faster: no field
+    /// names matched by serde's field visitor). A key found out of order stops the
+    /// reading with an error and [`gave_up`](Self::gave_up) set: whatever the value's
+    /// `deserialize` returned is then not to be used, and the caller reads the value
+    /// again from the start with a deserializer that does not trust. Only a caller
+    /// that can start over should ask for this.
+    ///
+    /// ```
+    /// use godot_bin::{Deserializer, Dictionary, Variant};
+    /// use serde::{Deserialize, Serialize};
+    ///
+    /// #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    /// struct Move { x: f32, y: f32 }
+    ///
+    /// fn read(bytes: &[u8]) -> godot_bin::Result<Move> {
+    ///     let mut de = Deserializer::from_slice(bytes).on_trust();
+    ///     let first = Move::deserialize(&mut de);
+    ///     if !de.gave_up() {
+    ///         return first;
+    ///     }
+    ///     Move::deserialize(&mut Deserializer::from_slice(bytes))
+    /// }
+    /// let in_order = godot_bin::to_vec(&Move { x: 1.0, y: 2.0 })?;
+    /// assert_eq!(read(&in_order)?, Move { x: 1.0, y: 2.0 });
+    /// // The same Dictionary with its keys the other way round.
+    /// let mut swapped = Dictionary::new();
+    /// swapped.insert(Variant::from("y"), Variant::from(2.0));
+    /// swapped.insert(Variant::from("x"), Variant::from(1.0));
+    /// assert_eq!(read(&godot_bin::to_vec(&swapped)?)?, Move { x: 1.0, y: 2.0 });
+    /// # Ok::<(), godot_bin::Error>(())
+    /// ```
+    pub fn on_trust(mut self) -> Self {
+        self.on_trust = true;
+        self
+    }
+}
+
+impl<R> Deserializer<R> {
+    /// Whether reading on trust ([`on_trust`](Deserializer::on_trust)) gave up: the
+    /// value is to be read again without trust.
+    pub fn gave_up(&self) -> bool {
+        self.retry
+    }
 }
 
 impl<R: std::io::Read> Deserializer<IoRead<R>> {
