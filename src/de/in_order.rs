@@ -9,12 +9,17 @@
 //! and this crate's encoder write a struct. Whether they are in order is known only as
 //! the keys are read, after the visitor took the first fields, and a visitor cannot be
 //! called twice: so only a decode that can start over takes this way (`Config::
-//! from_slice` and the entry points on it, which own the whole `T::deserialize`). A
-//! key out of order stops it with [`Deserializer::retry`] set, and the caller reads
-//! the whole value again the general way; the struct type is remembered on the
-//! thread (`keys.rs`), so its next values go the general way at once. A value read
-//! on trust is the value the general way gives, error or not: every key is checked
-//! before its value is read.
+//! from_slice` and the entry points on it, which own the whole `T::deserialize`, and
+//! callers of `Deserializer::on_trust`). A key out of order stops it with
+//! `Deserializer::retry` set, and the caller reads the whole value again the general
+//! way; the struct type is remembered on the thread (`keys.rs`), so its next values go
+//! the general way at once. Every key is checked before its value is read, a struct
+//! that leaves entries (serde's field list holds aliases too) gives up, and so does any
+//! error met on trust (a field read in an alias's place meets another field's value):
+//! a value read on trust is the value the general way gives, and an error is the
+//! general way's, read again.
+
+use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Visitor};
 
@@ -23,14 +28,21 @@ use super::{Deserializer, Read, SliceRead};
 use crate::config::Config;
 use crate::error::{Error, ErrorKind, Result};
 
-/// Whether `name`, a visitor's `type_name`, is the visitor serde's derive writes for a
-/// struct (`__Visitor`, in the `Deserialize` impl, generic over `'de` at least): its
-/// `visit_seq` takes the fields in order, as its `visit_map` takes them by name. A
-/// hand-written visitor's `visit_seq` may mean something else or be missing, so
-/// anything else is read as a map. Should a type's name ever read otherwise (the
-/// compiler does not promise its form), every struct is read as a map, as before:
-/// slower, never different.
-pub(super) fn derived(name: &str) -> bool {
+/// Whether `visitor`, of type name `name`, is the visitor serde's derive writes for a
+/// struct or a struct variant: named `__Visitor` (in the `Deserialize` impl, generic
+/// over `'de` at least) and expecting "struct ..." (the derive's visitor of an
+/// adjacently tagged enum is also a `__Visitor` handed to `deserialize_struct`, but
+/// its `visit_seq` reads the tag otherwise than its `visit_map`). Its `visit_seq` takes
+/// the fields in order, as its `visit_map` takes them by name. A hand-written
+/// visitor's `visit_seq` may mean something else, so anything else is read as a map.
+/// Should a type's name ever read otherwise (the compiler does not promise its form),
+/// every struct is read as a map, as before: slower, never different.
+pub(super) fn derived<'de, V: Visitor<'de>>(name: &str, visitor: &V) -> bool {
+    derived_name(name) && expects_a_struct(visitor)
+}
+
+/// Whether a visitor's type name is that of serde's derive.
+fn derived_name(name: &str) -> bool {
     let Some(open) = name.strip_suffix('>') else {
         return false;
     };
@@ -49,6 +61,30 @@ pub(super) fn derived(name: &str) -> bool {
         }
     }
     false
+}
+
+/// Whether `visitor` says it expects "struct ..." (the derive's words for a struct
+/// and for a struct variant), read into a few bytes without allocating.
+fn expects_a_struct<'de, V: Visitor<'de>>(visitor: &V) -> bool {
+    const WORD: &[u8] = b"struct ";
+    struct Start {
+        bytes: [u8; 7],
+        len: usize,
+    }
+    impl fmt::Write for Start {
+        fn write_str(&mut self, s: &str) -> fmt::Result {
+            let n = s.len().min(WORD.len() - self.len);
+            self.bytes[self.len..self.len + n].copy_from_slice(&s.as_bytes()[..n]);
+            self.len += n;
+            Ok(())
+        }
+    }
+    let mut start = Start {
+        bytes: [0; 7],
+        len: 0,
+    };
+    let _ = fmt::write(&mut start, format_args!("{}", visitor as &dyn de::Expected));
+    start.bytes[..start.len] == *WORD
 }
 
 /// The entries of a Dictionary of exactly as many entries as `keys`, handed to a
@@ -100,11 +136,17 @@ pub(super) fn read<'de, R: Read<'de>, V: Visitor<'de>>(
         keys,
         next: 0,
     };
-    let v = visitor.visit_seq(&mut access)?;
-    if access.next != keys.len() {
-        return Err(access.de.start_over(fields));
+    match visitor.visit_seq(&mut access) {
+        Ok(v) if access.next == keys.len() => Ok(v),
+        Ok(_) => Err(access.de.start_over(fields)),
+        // An error met on trust may be one the general way does not meet, or meets
+        // elsewhere (a field read under an alias's place): the value is read again,
+        // but the type stays trusted (the next value's error is likely its own).
+        Err(e) => {
+            access.de.retry = true;
+            Err(e)
+        }
     }
-    Ok(v)
 }
 
 /// Reads a value from `bytes` with `read` (`T::deserialize` and what else the
@@ -151,15 +193,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn derived_takes_the_visitors_serde_derive_writes() {
+    fn derived_names_are_the_ones_serde_derive_gives() {
         // The names `type_name` gives them (rustc 1.75 to today).
-        assert!(derived(
+        assert!(derived_name(
             "game::_::<impl serde_core::de::Deserialize<'_> for game::P>::deserialize::__Visitor<'_>"
         ));
-        assert!(derived(
+        assert!(derived_name(
             "game::_::<impl serde::de::Deserialize<'_> for game::E<'_>>::deserialize::__Visitor<'_, '_>"
         ));
-        assert!(derived(
+        assert!(derived_name(
             "g::_::<impl serde::de::Deserialize<'_> for g::G<T>>::deserialize::__Visitor<'_, alloc::vec::Vec<g::H<u8>>>"
         ));
         // Hand-written visitors, and names that only look alike.
@@ -171,12 +213,12 @@ mod tests {
             "game::__Visitor<'_>>",
             "",
         ] {
-            assert!(!derived(name), "{name}");
+            assert!(!derived_name(name), "{name}");
         }
     }
 
     #[test]
-    fn derived_sees_the_visitors_of_derived_structs_through_type_name() {
+    fn derived_sees_the_struct_visitors_of_serde_derive() {
         // What `deserialize_struct` is handed, by serde's derive and by hand.
         struct Seen(Option<bool>);
         impl<'de> de::Deserializer<'de> for &mut Seen {
@@ -188,9 +230,9 @@ mod tests {
                 self,
                 _: &'static str,
                 _: &'static [&'static str],
-                _: V,
+                visitor: V,
             ) -> Result<V::Value> {
-                self.0 = Some(derived(std::any::type_name::<V>()));
+                self.0 = Some(derived(std::any::type_name::<V>(), &visitor));
                 Err(de::Error::custom("seen"))
             }
             serde::forward_to_deserialize_any! {
@@ -214,8 +256,16 @@ mod tests {
         struct Generic<T> {
             a: T,
         }
+        // An adjacently tagged enum's visitor: a `__Visitor` too, but not a struct's.
+        #[derive(serde::Deserialize)]
+        #[serde(tag = "t", content = "c")]
+        #[allow(dead_code)]
+        enum Adjacent {
+            A(i32),
+        }
         assert_eq!(seen::<Plain>(), Some(true));
         assert_eq!(seen::<Generic<Vec<Plain>>>(), Some(true));
+        assert_eq!(seen::<Adjacent>(), Some(false));
         assert_eq!(seen::<std::time::Duration>(), Some(false));
     }
 }

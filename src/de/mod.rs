@@ -408,13 +408,13 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         }
     }
 
-    /// Whether `V` is a struct visitor serde's derive writes, worked out once per
+    /// Whether `visitor` is a struct visitor serde's derive writes, worked out once per
     /// visitor type in a row.
     #[inline]
-    fn derived<V>(&mut self) -> bool {
+    fn derived<V: Visitor<'de>>(&mut self, visitor: &V) -> bool {
         let name = std::any::type_name::<V>();
         if name.as_ptr() as usize != self.derived.0 {
-            self.derived = (name.as_ptr() as usize, in_order::derived(name));
+            self.derived = (name.as_ptr() as usize, in_order::derived(name, visitor));
         }
         self.derived.1
     }
@@ -1246,7 +1246,11 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
             Some((f, keys, out_of_order)) if std::ptr::eq(f, fields) => (keys, out_of_order),
             _ => keys::keys(fields),
         };
-        if self.on_trust && n == keys.len() && !out_of_order && fast_paths() && self.derived::<V>()
+        if self.on_trust
+            && n == keys.len()
+            && !out_of_order
+            && fast_paths()
+            && self.derived(&visitor)
         {
             return self
                 .nested(n, at, |de| {

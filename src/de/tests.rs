@@ -371,8 +371,12 @@ fn a_struct_in_field_order_is_read_as_a_sequence_and_gives_the_same_value() {
     let general = with_fast_paths(true, || crate::from_slice::<Ordered>(&swapped));
     assert_eq!(format!("{v:?}"), format!("{:?}", general.unwrap()));
     // The thread remembers: in order or not, the type is read as a map from then on,
-    // until it is trusted again.
-    let in_order = crate::to_vec(&v).unwrap();
+    // until it is trusted again (its `kind` not a struct variant, another type).
+    let in_order = crate::to_vec(&Ordered {
+        kind: Kind::Idle,
+        ..v
+    })
+    .unwrap();
     crate::from_slice::<Ordered>(&in_order).unwrap();
     assert_eq!(taken(), before + 1);
     super::keys::trust_again();
@@ -421,6 +425,91 @@ fn a_field_under_its_name_and_its_alias_is_the_general_ways_error() {
         );
         let v = crate::from_slice::<Aliased>(&crate::to_vec(&entries).unwrap()).unwrap();
         assert_eq!((v.a, v.c), if keys[0] == "c" { (6, 5) } else { (5, 6) });
+    }
+}
+
+/// What a review found reading on trust gave otherwise than the general way: a field
+/// read in an alias's place meeting a value of another type, an adjacently tagged
+/// enum (whose derived visitor is handed to `deserialize_struct` too), and a
+/// hand-written visitor named like the derive's, without `visit_seq`.
+#[test]
+fn visitors_that_are_not_a_derived_structs_read_as_the_general_way() {
+    fn same<T: for<'de> Deserialize<'de> + Debug>(
+        config: Config,
+        entries: Vec<(Variant, Variant)>,
+    ) {
+        // StringName does not exist in Godot 3.
+        let Ok(bytes) = config.to_vec(&Entries(entries)) else {
+            return;
+        };
+        let outcome = |r: Result<T>| match r {
+            Ok(v) => format!("{v:?}"),
+            Err(e) => format!("{:?} at {:?}: {e}", e.kind(), e.offset()),
+        };
+        super::keys::trust_again();
+        let fast = outcome(config.from_slice::<T>(&bytes));
+        let general = outcome(with_fast_paths(true, || config.from_slice::<T>(&bytes)));
+        assert_eq!(fast, general);
+    }
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Aliased {
+        #[serde(alias = "b")]
+        a: i32,
+        c: String,
+    }
+    #[derive(Deserialize, Debug)]
+    #[serde(tag = "t", content = "c")]
+    #[allow(dead_code)]
+    enum Adjacent {
+        A(i32),
+        B { x: i32 },
+        U,
+    }
+    #[derive(Debug)]
+    #[allow(dead_code)]
+    struct Hand(i64);
+    impl<'de> Deserialize<'de> for Hand {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+            #[allow(non_camel_case_types)]
+            struct __Visitor<'a>(std::marker::PhantomData<&'a ()>);
+            impl<'de> serde::de::Visitor<'de> for __Visitor<'_> {
+                type Value = Hand;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("struct Hand")
+                }
+                fn visit_map<A: serde::de::MapAccess<'de>>(
+                    self,
+                    mut map: A,
+                ) -> std::result::Result<Hand, A::Error> {
+                    let mut sum = 0;
+                    while let Some((_, v)) = map.next_entry::<String, i64>()? {
+                        sum += v;
+                    }
+                    Ok(Hand(sum))
+                }
+            }
+            d.deserialize_struct("Hand", &["x", "y"], __Visitor(std::marker::PhantomData))
+        }
+    }
+    let kv = |k: &str, v: Variant| (Variant::from(k), v);
+    for dialect in [Dialect::Godot3, Dialect::Godot4] {
+        let config = Config::new().dialect(dialect);
+        same::<Aliased>(
+            config,
+            vec![kv("a", 1.into()), kv("b", 2.into()), kv("c", "x".into())],
+        );
+        for tag in [
+            Variant::Int(0),
+            Variant::Int(1),
+            Variant::Int(-1),
+            Variant::from("A"),
+            Variant::StringName("A".into()),
+            Variant::Nil,
+        ] {
+            same::<Adjacent>(config, vec![kv("t", tag), kv("c", 5.into())]);
+        }
+        same::<Hand>(config, vec![kv("x", 1.into()), kv("y", 2.into())]);
     }
 }
 
