@@ -1146,7 +1146,7 @@ mod tests {
             assert_eq!(get::<(Unit, Unit)>(&b, 0, 2).unwrap(), (unit(), unit()));
         }
         let both = dict(&[("a", 1.into()), ("b", 2.into()), ("c", 3.into())]);
-        let b = packed(&[both.clone()]);
+        let b = packed(std::slice::from_ref(&both));
         let err = get::<(Aliased,)>(&b, 0, 1).unwrap_err();
         let general = config()
             .from_slice::<Aliased>(&config().to_vec(&both).unwrap())
