@@ -13,7 +13,7 @@ use crate::marker;
 use crate::types::NodePath;
 
 /// A container's end: an error when `left` of its items were not read.
-pub(crate) fn all_read(left: usize) -> Result<()> {
+fn all_read(left: usize) -> Result<()> {
     match left {
         0 => Ok(()),
         n => Err(unconsumed(n)),

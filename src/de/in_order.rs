@@ -118,9 +118,10 @@ impl<'de, R: Read<'de>> de::SeqAccess<'de> for InOrder<'_, R> {
     }
 }
 
-/// Reads a struct of `fields` (whose keys are `keys`) on trust with its visitor's `visit_seq`. A struct that
-/// leaves entries (serde's field list holds a field's aliases too) is read again
-/// the general way, like one whose keys are out of order.
+/// Reads a struct of `fields` (whose keys are `keys`) on trust with its visitor's
+/// `visit_seq`. A key out of order, a struct that leaves entries (serde's field list
+/// holds a field's aliases too) and any error give up: the caller reads the value
+/// again the general way.
 #[inline]
 pub(super) fn read<'de, R: Read<'de>, V: Visitor<'de>>(
     de: &mut Deserializer<R>,
@@ -171,7 +172,7 @@ impl<R> Deserializer<R> {
         self.retry = true;
         keys::mark_out_of_order(fields);
         Error::new(ErrorKind::Message(
-            "a struct's keys out of field order, read again the general way".into(),
+            "a struct read on trust gave up, to be read again the general way".into(),
         ))
     }
 }

@@ -101,8 +101,9 @@ pub struct Deserializer<R> {
     /// sequences on trust (`in_order.rs`): only when the caller reads the value again
     /// after `retry` is set.
     on_trust: bool,
-    /// A struct's keys were not in field order on trust: the value read is not to be
-    /// used, the caller reads it again without trust.
+    /// Reading a struct on trust gave up (a key out of order, entries left, an
+    /// error): the value read is not to be used, the caller reads it again without
+    /// trust.
     retry: bool,
     /// The `type_name` of the struct visitor seen last (by address), and whether it is
     /// one serde's derive writes (`in_order::derived`).
@@ -117,8 +118,9 @@ impl<'de> Deserializer<SliceRead<'de>> {
 
     /// Lets this deserializer read a derived struct whose Dictionary holds its keys in
     /// field order as a sequence, on trust, as `from_slice` does (faster: no field
-    /// names matched by serde's field visitor). A key found out of order stops the
-    /// reading with an error and [`gave_up`](Self::gave_up) set: whatever the value's
+    /// names matched by serde's field visitor). A key found out of order, or any error
+    /// met on trust, stops the reading with [`gave_up`](Self::gave_up) set: whatever
+    /// the value's
     /// `deserialize` returned is then not to be used, and the caller reads the value
     /// again from the start with a deserializer that does not trust. Only a caller
     /// that can start over should ask for this.
