@@ -19,6 +19,7 @@
 //! a value read on trust is the value the general way gives, and an error is the
 //! general way's, read again.
 
+use std::cell::Cell;
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Visitor};
@@ -150,13 +151,41 @@ pub(super) fn read<'de, R: Read<'de>, V: Visitor<'de>>(
     }
 }
 
+thread_local! {
+    /// A `read_slice` is under way on this thread.
+    static READING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Clears `READING` however the outermost `read_slice` ends.
+struct Outermost;
+
+impl Drop for Outermost {
+    fn drop(&mut self) {
+        let _ = READING.try_with(|r| r.set(false));
+    }
+}
+
 /// Reads a value from `bytes` with `read` (`T::deserialize` and what else the
 /// caller checks), on trust, and once more without when that gave up.
+///
+/// Only the outermost decode on a thread reads on trust. A `Deserialize` impl that
+/// decodes bytes embedded in its input (a Godot packet in a PackedByteArray) calls
+/// this again inside: were each level to read again when it gives up, the work would
+/// double per level, and a recursive type could be made to take time exponential in
+/// the input's size. Inside, values are read the general way, so the outermost
+/// decode's second reading is the only one: at most twice the work in all.
 pub(crate) fn read_slice<'de, T>(
     cfg: Config,
     bytes: &'de [u8],
     read: impl Fn(&mut Deserializer<SliceRead<'de>>) -> Result<T>,
 ) -> Result<T> {
+    // Without the thread's flag (a decode in a thread-local's destructor), the
+    // general way.
+    let outermost = READING.try_with(|r| !r.replace(true)).unwrap_or(false);
+    if !outermost {
+        return read(&mut Deserializer::with_config(SliceRead::new(bytes), cfg));
+    }
+    let _outermost = Outermost;
     let mut de = Deserializer::with_config(SliceRead::new(bytes), cfg).on_trust();
     let v = read(&mut de);
     if !de.gave_up() {
@@ -216,6 +245,57 @@ mod tests {
         ] {
             assert!(!derived_name(name), "{name}");
         }
+    }
+
+    #[test]
+    fn a_decode_inside_a_decode_reads_once_the_general_way() {
+        thread_local! {
+            static INNERMOST: Cell<usize> = const { Cell::new(0) };
+        }
+        /// A level of a packet that carries the next level's bytes, which its own
+        /// `Deserialize` decodes; the innermost level's is an error.
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct Level {
+            depth: i32,
+            #[serde(deserialize_with = "next_level")]
+            next: Option<Box<Level>>,
+        }
+        fn next_level<'de, D: de::Deserializer<'de>>(
+            d: D,
+        ) -> std::result::Result<Option<Box<Level>>, D::Error> {
+            let bytes = <&[u8] as de::Deserialize>::deserialize(d)?;
+            if bytes.is_empty() {
+                INNERMOST.with(|n| n.set(n.get() + 1));
+                return Err(de::Error::custom("the innermost level"));
+            }
+            crate::from_slice(bytes)
+                .map(Some)
+                .map_err(de::Error::custom)
+        }
+        #[derive(serde::Serialize)]
+        struct Written {
+            depth: i32,
+            #[serde(with = "serde_bytes")]
+            next: Vec<u8>,
+        }
+        let mut bytes = Vec::new();
+        for depth in 0..12 {
+            bytes = crate::to_vec(&Written { depth, next: bytes }).unwrap();
+        }
+        let err = crate::from_slice::<Level>(&bytes).unwrap_err();
+        assert!(err.to_string().contains("the innermost level"), "{err}");
+        // Read on trust, which gave up, and once again: not twice per level (2^12).
+        assert_eq!(INNERMOST.with(|n| n.get()), 2);
+        // The flag is down again: the next decode reads on trust.
+        let before = taken();
+        let one = crate::to_vec(&Written {
+            depth: 1,
+            next: vec![],
+        })
+        .unwrap();
+        let _ = crate::from_slice::<Level>(&one);
+        assert_eq!(taken(), before + 1);
     }
 
     #[test]
