@@ -156,6 +156,12 @@ thread_local! {
     static READING: Cell<bool> = const { Cell::new(false) };
 }
 
+/// Whether a `read_slice` is under way on this thread (or the thread's flag is gone:
+/// then nothing reads on trust).
+pub(super) fn nested() -> bool {
+    READING.try_with(Cell::get).unwrap_or(true)
+}
+
 /// Clears `READING` however the outermost `read_slice` ends.
 struct Outermost;
 
@@ -173,7 +179,9 @@ impl Drop for Outermost {
 /// this again inside: were each level to read again when it gives up, the work would
 /// double per level, and a recursive type could be made to take time exponential in
 /// the input's size. Inside, values are read the general way, so the outermost
-/// decode's second reading is the only one: at most twice the work in all.
+/// decode's second reading is the only one: at most twice the work in all. (A
+/// `Deserialize` impl that decodes on a thread of its own starts that thread's
+/// count afresh.)
 pub(crate) fn read_slice<'de, T>(
     cfg: Config,
     bytes: &'de [u8],
@@ -186,7 +194,8 @@ pub(crate) fn read_slice<'de, T>(
         return read(&mut Deserializer::with_config(SliceRead::new(bytes), cfg));
     }
     let _outermost = Outermost;
-    let mut de = Deserializer::with_config(SliceRead::new(bytes), cfg).on_trust();
+    let mut de = Deserializer::with_config(SliceRead::new(bytes), cfg);
+    de.on_trust = true;
     let v = read(&mut de);
     if !de.gave_up() {
         return v;
@@ -286,6 +295,33 @@ mod tests {
         let err = crate::from_slice::<Level>(&bytes).unwrap_err();
         assert!(err.to_string().contains("the innermost level"), "{err}");
         // Read on trust, which gave up, and once again: not twice per level (2^12).
+        assert_eq!(INNERMOST.with(|n| n.get()), 2);
+        // The same levels read on trust by hand inside (`on_trust`, `gave_up`).
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct ByHand {
+            depth: i32,
+            #[serde(deserialize_with = "by_hand")]
+            next: Option<Box<ByHand>>,
+        }
+        fn by_hand<'de, D: de::Deserializer<'de>>(
+            d: D,
+        ) -> std::result::Result<Option<Box<ByHand>>, D::Error> {
+            use serde::Deserialize;
+            let bytes = <&[u8] as de::Deserialize>::deserialize(d)?;
+            if bytes.is_empty() {
+                INNERMOST.with(|n| n.set(n.get() + 1));
+                return Err(de::Error::custom("the innermost level"));
+            }
+            let mut de = Deserializer::from_slice(bytes).on_trust();
+            let mut next = ByHand::deserialize(&mut de);
+            if de.gave_up() {
+                next = ByHand::deserialize(&mut Deserializer::from_slice(bytes));
+            }
+            next.map(|n| Some(Box::new(n))).map_err(de::Error::custom)
+        }
+        INNERMOST.with(|n| n.set(0));
+        assert!(crate::from_slice::<ByHand>(&bytes).is_err());
         assert_eq!(INNERMOST.with(|n| n.get()), 2);
         // The flag is down again: the next decode reads on trust.
         let before = taken();

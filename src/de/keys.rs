@@ -70,9 +70,9 @@ impl Key {
 /// Slots of the per-thread table, by the address of a struct's field list.
 const SLOTS: usize = 64;
 
-/// A field list, its keys, and whether a Dictionary of them came out of field order on
-/// this thread (`in_order.rs`: its values are then read the general way at once, not
-/// on trust).
+/// A field list, its keys, and whether its values are read the general way at once,
+/// not on trust (`in_order.rs`): a Dictionary of them came out of field order on this
+/// thread, or the list names a field twice.
 pub(crate) type Known = (&'static [&'static str], Arc<[Key]>, bool);
 
 type Slot = Option<Known>;
@@ -83,8 +83,8 @@ thread_local! {
     static KEYS: RefCell<[Slot; SLOTS]> = const { RefCell::new([EMPTY; SLOTS]) };
 }
 
-/// The keys of `fields`, in order, and whether they came out of order on this thread:
-/// from this thread's table, or worked out and put there. A list has two slots to be
+/// The keys of `fields`, in order, and whether they are not to be read on trust (they
+/// came out of order on this thread, or a name stands twice): from this thread's table, or worked out and put there. A list has two slots to be
 /// in (two lists whose addresses share one, say a struct and the struct in it, both
 /// stay); a third evicts the first slot's, so the table stays at most `SLOTS` lists.
 /// Once the thread's table is gone (a decode in another thread-local's destructor),
@@ -102,11 +102,22 @@ pub(crate) fn keys(fields: &'static [&'static str]) -> (Arc<[Key]>, bool) {
             }
         }
         let keys = make();
+        // Two fields under one name: the general way's field visitor takes both keys
+        // for the first, and says "duplicate field"; never read in order.
+        let twice = named_twice(fields);
         let free = slots.into_iter().find(|&i| table[i].is_none());
-        table[free.unwrap_or(slots[0])] = Some((fields, keys.clone(), false));
-        (keys, false)
+        table[free.unwrap_or(slots[0])] = Some((fields, keys.clone(), twice));
+        (keys, twice)
     })
     .unwrap_or_else(|_| (make(), true))
+}
+
+/// Whether a name stands twice in `fields` (serde's derive allows two fields renamed
+/// alike).
+fn named_twice(fields: &[&str]) -> bool {
+    let mut names = fields.to_vec();
+    names.sort_unstable();
+    names.windows(2).any(|w| w[0] == w[1])
 }
 
 /// The two slots `fields` may be in.
@@ -130,12 +141,12 @@ pub(crate) fn mark_out_of_order(fields: &'static [&'static str]) {
 }
 
 /// Unit tests: every struct type of this thread's table is trusted to come in field
-/// order again.
+/// order again (but for lists that name a field twice).
 #[cfg(test)]
 pub(crate) fn trust_again() {
     KEYS.with(|table| {
-        for (_, _, out_of_order) in table.borrow_mut().iter_mut().flatten() {
-            *out_of_order = false;
+        for (fields, _, out_of_order) in table.borrow_mut().iter_mut().flatten() {
+            *out_of_order = named_twice(fields);
         }
     });
 }

@@ -125,6 +125,14 @@ impl<'de> Deserializer<SliceRead<'de>> {
     /// again from the start with a deserializer that does not trust. Only a caller
     /// that can start over should ask for this.
     ///
+    /// Inside a `from_slice` (or `take_from_slice`, `decode_packet`) under way on
+    /// this thread, as in a `Deserialize` impl that decodes bytes embedded in its
+    /// input, this asks for nothing: only the outermost decode on a thread reads on
+    /// trust, so that nested decodes cannot double the work per level. Decode such
+    /// embedded bytes with `from_slice` for the same reason: a decode that reads on
+    /// trust by hand at every level of a recursive type may read its innermost level
+    /// twice per level.
+    ///
     /// ```
     /// use godot_bin::{Deserializer, Dictionary, Variant};
     /// use serde::{Deserialize, Serialize};
@@ -150,7 +158,7 @@ impl<'de> Deserializer<SliceRead<'de>> {
     /// # Ok::<(), godot_bin::Error>(())
     /// ```
     pub fn on_trust(mut self) -> Self {
-        self.on_trust = true;
+        self.on_trust = !in_order::nested();
         self
     }
 }

@@ -433,6 +433,8 @@ fn a_field_under_its_name_and_its_alias_is_the_general_ways_error() {
 /// enum (whose derived visitor is handed to `deserialize_struct` too), and a
 /// hand-written visitor named like the derive's, without `visit_seq`.
 #[test]
+// `Twice`'s derived field visitor matches one name twice.
+#[allow(unreachable_patterns)]
 fn visitors_that_are_not_a_derived_structs_read_as_the_general_way() {
     fn same<T: for<'de> Deserialize<'de> + Debug>(
         config: Config,
@@ -465,6 +467,16 @@ fn visitors_that_are_not_a_derived_structs_read_as_the_general_way() {
         A(i32),
         B { x: i32 },
         U,
+    }
+    // Two fields under one name (serde's derive allows it): the general way says
+    // "duplicate field"; in order, the two would each take a value.
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Twice {
+        #[serde(rename = "x")]
+        a: i32,
+        #[serde(rename = "x")]
+        b: i32,
     }
     #[derive(Debug)]
     #[allow(dead_code)]
@@ -510,6 +522,7 @@ fn visitors_that_are_not_a_derived_structs_read_as_the_general_way() {
             same::<Adjacent>(config, vec![kv("t", tag), kv("c", 5.into())]);
         }
         same::<Hand>(config, vec![kv("x", 1.into()), kv("y", 2.into())]);
+        same::<Twice>(config, vec![kv("x", 5.into()), kv("x", 6.into())]);
     }
 }
 
