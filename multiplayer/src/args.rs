@@ -388,7 +388,7 @@ pub(crate) fn get<'x, T: Deserialize<'x>>(bytes: &'x [u8], start: usize, argc: u
         argc,
         byte_array: false,
         failed: None,
-        trust: false,
+        trust: None,
         gave_up: false,
     })
 }
@@ -404,7 +404,7 @@ pub(crate) fn get_byte_array<'x, T: Deserialize<'x>>(raw: &'x [u8]) -> Result<T>
         argc: 1,
         byte_array: true,
         failed: None,
-        trust: false,
+        trust: None,
         gave_up: false,
     })
 }
@@ -420,18 +420,22 @@ pub(crate) fn none<T: de::DeserializeOwned>() -> std::result::Result<T, godot_bi
         argc: 0,
         byte_array: false,
         failed: None,
-        trust: false,
+        trust: None,
         gave_up: false,
     }))
 }
 
 /// `seq`'s arguments, all of them, as a `T`, or the error placed in the packet.
 #[inline(always)]
-fn read<'x, T: Deserialize<'x>>(seq: Seq<'x>) -> Result<T> {
-    // Structs in arguments on trust (godot_bin's `Deserializer::on_trust`); read again
-    // without, should one of them give up.
+fn read<'x, T: Deserialize<'x>>(seq: Seq<'x, '_>) -> Result<T> {
+    // Structs in arguments on trust (godot_bin's `Trust`, held to the end); read again
+    // without, should one of them give up. Nested in another decode, once, without.
+    let trust = godot_bin::de::Trust::outermost();
     let again = Seq { ..seq };
-    let mut seq = Seq { trust: true, ..seq };
+    let mut seq = Seq {
+        trust: trust.as_ref(),
+        ..seq
+    };
     let mut read = T::deserialize(ArgList(&mut seq));
     if seq.gave_up {
         seq = again;
@@ -463,8 +467,9 @@ fn read<'x, T: Deserialize<'x>>(seq: Seq<'x>) -> Result<T> {
     Ok(value)
 }
 
-/// The arguments being read, one after the other.
-struct Seq<'x> {
+/// The arguments being read, one after the other; `'t` is the reading's leave to
+/// read structs on trust.
+struct Seq<'x, 't> {
     bytes: &'x [u8],
     pos: usize,
     /// Arguments read so far.
@@ -473,12 +478,12 @@ struct Seq<'x> {
     /// `bytes` are one PackedByteArray's (see [`get_byte_array`]).
     byte_array: bool,
     failed: Option<Failure>,
-    /// Whether structs are read on trust, and whether that gave up.
-    trust: bool,
+    /// Leave to read structs on trust, and whether reading on trust gave up.
+    trust: Option<&'t godot_bin::de::Trust>,
     gave_up: bool,
 }
 
-impl<'x> Seq<'x> {
+impl<'x> Seq<'x, '_> {
     fn fail<E>(&mut self, failure: Failure) -> std::result::Result<E, godot_bin::Error> {
         self.failed = Some(failure);
         Err(de::Error::custom("an argument"))
@@ -559,8 +564,8 @@ enum Fast<'x> {
 /// else by godot_bin's decoder from the argument's plain bytes, so the two always
 /// agree (checked by `typed_reads_agree_with_reading_the_variants` in
 /// `tests/call_ref.rs`).
-struct Arg<'s, 'x> {
-    seq: &'s mut Seq<'x>,
+struct Arg<'s, 'x, 't> {
+    seq: &'s mut Seq<'x, 't>,
     /// The argument's plain Godot 4 bytes (and what follows, for one in the packet;
     /// a bool's made up; empty for an int or a PackedByteArray sent alone, whose
     /// plain form is made when it is needed).
@@ -572,7 +577,7 @@ struct Arg<'s, 'x> {
     at: usize,
 }
 
-impl<'x> Arg<'_, 'x> {
+impl<'x> Arg<'_, 'x, '_> {
     /// Read here: the argument took `plain_len` bytes of its plain form.
     fn done(self, plain_len: usize) {
         self.seq.pos = self.at + self.compressed.unwrap_or(plain_len);
@@ -660,8 +665,8 @@ impl<'x> Arg<'_, 'x> {
             Fast::Bool(_) | Fast::Plain => {
                 let mut de =
                     godot_bin::Deserializer::with_config(SliceRead::new(self.plain), config());
-                if self.seq.trust {
-                    de = de.on_trust();
+                if let Some(trust) = self.seq.trust {
+                    de = de.on_trust(trust);
                 }
                 let read = packet(&mut de, visitor);
                 self.seq.gave_up |= de.gave_up();
@@ -727,7 +732,7 @@ macro_rules! general {
     )*};
 }
 
-impl<'x> Deserializer<'x> for Arg<'_, 'x> {
+impl<'x> Deserializer<'x> for Arg<'_, 'x, '_> {
     type Error = godot_bin::Error;
 
     // Every integer type as godot_bin reads an int: the i64 to the visitor, which
@@ -827,7 +832,7 @@ impl<'x> Deserializer<'x> for Arg<'_, 'x> {
     }
 }
 
-impl<'x> SeqAccess<'x> for Seq<'x> {
+impl<'x> SeqAccess<'x> for Seq<'x, '_> {
     type Error = godot_bin::Error;
 
     #[inline]
@@ -850,9 +855,9 @@ impl<'x> SeqAccess<'x> for Seq<'x> {
 
 /// The arguments as one serde value: a sequence (tuples, `Vec`, structs by
 /// position), or `()` when there are none.
-struct ArgList<'s, 'x>(&'s mut Seq<'x>);
+struct ArgList<'s, 'x, 't>(&'s mut Seq<'x, 't>);
 
-impl<'x> Deserializer<'x> for ArgList<'_, 'x> {
+impl<'x> Deserializer<'x> for ArgList<'_, 'x, '_> {
     type Error = godot_bin::Error;
 
     fn deserialize_any<V: Visitor<'x>>(
@@ -1102,7 +1107,7 @@ mod tests {
     }
 
     /// A struct argument whose keys come in field order is read on trust (godot_bin's
-    /// `Deserializer::on_trust`); keys out of order, or a field under its name and an
+    /// `read_on_trust`); keys out of order, or a field under its name and an
     /// alias, make the arguments be read again without trust: the same value, or the
     /// same error, as godot_bin's decoder gives for the argument.
     #[test]
@@ -1159,5 +1164,48 @@ mod tests {
             general.to_string().contains("duplicate field `a`"),
             "{general}"
         );
+    }
+
+    /// Arguments that carry the next level's arguments, read by their own
+    /// `Deserialize` (a review's case): only the outermost read is on trust, so a
+    /// failure at the bottom reads the innermost level twice, not twice per level.
+    #[test]
+    fn arguments_read_inside_arguments_are_read_once_without_trust() {
+        thread_local! {
+            static INNERMOST: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+        }
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct Level {
+            depth: i64,
+            #[serde(deserialize_with = "next_level")]
+            next: Option<Box<Level>>,
+        }
+        fn next_level<'de, D: Deserializer<'de>>(
+            d: D,
+        ) -> std::result::Result<Option<Box<Level>>, D::Error> {
+            let bytes = <&[u8]>::deserialize(d)?;
+            if bytes.is_empty() {
+                INNERMOST.with(|n| n.set(n.get() + 1));
+                return Err(de::Error::custom("the innermost level"));
+            }
+            get::<(Level,)>(bytes, 0, 1)
+                .map(|(l,)| Some(Box::new(l)))
+                .map_err(de::Error::custom)
+        }
+        let mut bytes = Vec::new();
+        for depth in 0..12 {
+            let mut level = godot_bin::Dictionary::new();
+            level.insert(Variant::from("depth"), Variant::Int(depth));
+            level.insert(
+                Variant::from("next"),
+                Variant::PoolByteArray(godot_bin::PoolByteArray(bytes)),
+            );
+            bytes = Vec::new();
+            encode(&[Variant::Dictionary(level)], &mut bytes).unwrap();
+        }
+        let err = get::<(Level,)>(&bytes, 0, 1).unwrap_err();
+        assert!(err.to_string().contains("the innermost level"), "{err}");
+        assert_eq!(INNERMOST.with(|n| n.get()), 2);
     }
 }

@@ -30,8 +30,9 @@ use crate::config::Config;
 use crate::error::{Error, ErrorKind, Result};
 
 /// Whether `visitor`, of type name `name`, is the visitor serde's derive writes for a
-/// struct or a struct variant: named `__Visitor` (in the `Deserialize` impl, generic
-/// over `'de` at least) and expecting "struct ..." (the derive's visitor of an
+/// struct or a struct variant: named `__Visitor`, generic over `'de` at least, and
+/// declared in an impl's `deserialize` (a struct's) or `visit_enum` (a struct
+/// variant's), and expecting "struct ..." (the derive's visitor of an
 /// adjacently tagged enum is also a `__Visitor` handed to `deserialize_struct`, but
 /// its `visit_seq` reads the tag otherwise than its `visit_map`). Its `visit_seq` takes
 /// the fields in order, as its `visit_map` takes them by name. A hand-written
@@ -55,7 +56,9 @@ fn derived_name(name: &str) -> bool {
             '<' => {
                 depth -= 1;
                 if depth == 0 {
-                    return open[..i].ends_with("::__Visitor");
+                    let path = &open[..i];
+                    return path.ends_with(">::deserialize::__Visitor")
+                        || path.ends_with(">::visit_enum::__Visitor");
                 }
             }
             _ => {}
@@ -152,50 +155,62 @@ pub(super) fn read<'de, R: Read<'de>, V: Visitor<'de>>(
 }
 
 thread_local! {
-    /// A `read_slice` is under way on this thread.
+    /// A decode holds the [`Trust`] of this thread.
     static READING: Cell<bool> = const { Cell::new(false) };
 }
 
-/// Whether a `read_slice` is under way on this thread (or the thread's flag is gone:
-/// then nothing reads on trust).
-pub(super) fn nested() -> bool {
-    READING.try_with(Cell::get).unwrap_or(true)
+/// Leave to read derived structs on trust ([`Deserializer::on_trust`]), held by the
+/// outermost decode on a thread while it reads its value, on trust and again if need
+/// be: what `from_slice` does, for callers that own a decode of their own
+/// (godot-bin-multiplayer's call arguments).
+///
+/// Only the outermost decode on a thread gets it. A `Deserialize` impl that decodes
+/// bytes embedded in its input (a Godot packet in a PackedByteArray) decodes again
+/// inside: were each level to read again when it gives up, the work would double per
+/// level, and a recursive type could be made to take time exponential in the input's
+/// size. Inside, [`Trust::outermost`] gives nothing and values are read once, the
+/// general way, so the outermost decode's second reading is the only one: at most
+/// twice the work in all. (A `Deserialize` impl that decodes on a thread of its own
+/// starts that thread's count afresh.) Keep it until the value is read, the second
+/// time included; dropping it lets the next decode on the thread have it.
+#[derive(Debug)]
+pub struct Trust {
+    /// The flag is this thread's: not `Send`.
+    _thread: std::marker::PhantomData<*const ()>,
 }
 
-/// Clears `READING` however the outermost `read_slice` ends.
-struct Outermost;
+impl Trust {
+    /// The leave, when no other decode on this thread holds it.
+    #[inline]
+    pub fn outermost() -> Option<Trust> {
+        // Without the thread's flag (a decode in a thread-local's destructor), none.
+        let free = READING.try_with(|r| !r.replace(true)).unwrap_or(false);
+        // Made only when free: a `Trust` dropped clears the flag.
+        free.then(|| Trust {
+            _thread: std::marker::PhantomData,
+        })
+    }
+}
 
-impl Drop for Outermost {
+impl Drop for Trust {
+    #[inline]
     fn drop(&mut self) {
         let _ = READING.try_with(|r| r.set(false));
     }
 }
 
 /// Reads a value from `bytes` with `read` (`T::deserialize` and what else the
-/// caller checks), on trust, and once more without when that gave up.
-///
-/// Only the outermost decode on a thread reads on trust. A `Deserialize` impl that
-/// decodes bytes embedded in its input (a Godot packet in a PackedByteArray) calls
-/// this again inside: were each level to read again when it gives up, the work would
-/// double per level, and a recursive type could be made to take time exponential in
-/// the input's size. Inside, values are read the general way, so the outermost
-/// decode's second reading is the only one: at most twice the work in all. (A
-/// `Deserialize` impl that decodes on a thread of its own starts that thread's
-/// count afresh.)
+/// caller checks), on trust, and once more without when that gave up ([`Trust`]).
 pub(crate) fn read_slice<'de, T>(
     cfg: Config,
     bytes: &'de [u8],
     read: impl Fn(&mut Deserializer<SliceRead<'de>>) -> Result<T>,
 ) -> Result<T> {
-    // Without the thread's flag (a decode in a thread-local's destructor), the
-    // general way.
-    let outermost = READING.try_with(|r| !r.replace(true)).unwrap_or(false);
-    if !outermost {
-        return read(&mut Deserializer::with_config(SliceRead::new(bytes), cfg));
-    }
-    let _outermost = Outermost;
     let mut de = Deserializer::with_config(SliceRead::new(bytes), cfg);
-    de.on_trust = true;
+    let Some(trust) = Trust::outermost() else {
+        return read(&mut de);
+    };
+    de = de.on_trust(&trust);
     let v = read(&mut de);
     if !de.gave_up() {
         return v;
@@ -243,8 +258,15 @@ mod tests {
         assert!(derived_name(
             "g::_::<impl serde::de::Deserialize<'_> for g::G<T>>::deserialize::__Visitor<'_, alloc::vec::Vec<g::H<u8>>>"
         ));
-        // Hand-written visitors, and names that only look alike.
+        // A struct variant's, declared in the enum visitor's `visit_enum`.
+        assert!(derived_name(
+            "<game::_::<impl serde_core::de::Deserialize<'_> for game::En>::deserialize::__Visitor<'_> as serde_core::de::Visitor<'_>>::visit_enum::__Visitor<'_>"
+        ));
+        // Hand-written visitors, and names that only look alike (a review found a
+        // hand-written `__Visitor` in a module of its own taken for the derive's).
         for name in [
+            "game::hand::__Visitor<'_>",
+            "game::_::<impl serde_core::de::Deserialize<'_> for game::P>::read::__Visitor<'_>",
             "serde_core::de::impls::<impl serde_core::de::Deserialize<'_> for core::time::Duration>::deserialize::DurationVisitor",
             "game::Visitor<'_>",
             "game::__Visitor",
@@ -254,6 +276,17 @@ mod tests {
         ] {
             assert!(!derived_name(name), "{name}");
         }
+    }
+
+    #[test]
+    fn the_leave_to_trust_goes_to_one_holder_at_a_time() {
+        let first = Trust::outermost();
+        assert!(first.is_some());
+        assert!(Trust::outermost().is_none());
+        // Asking again while it is held does not take it from the holder.
+        assert!(Trust::outermost().is_none());
+        drop(first);
+        assert!(Trust::outermost().is_some());
     }
 
     #[test]
@@ -296,7 +329,7 @@ mod tests {
         assert!(err.to_string().contains("the innermost level"), "{err}");
         // Read on trust, which gave up, and once again: not twice per level (2^12).
         assert_eq!(INNERMOST.with(|n| n.get()), 2);
-        // The same levels read on trust by hand inside (`on_trust`, `gave_up`).
+        // The same levels read by hand inside (`Trust`, `on_trust`, `gave_up`).
         #[derive(serde::Deserialize, Debug)]
         #[allow(dead_code)]
         struct ByHand {
@@ -313,7 +346,11 @@ mod tests {
                 INNERMOST.with(|n| n.set(n.get() + 1));
                 return Err(de::Error::custom("the innermost level"));
             }
-            let mut de = Deserializer::from_slice(bytes).on_trust();
+            let trust = Trust::outermost();
+            let mut de = Deserializer::from_slice(bytes);
+            if let Some(trust) = &trust {
+                de = de.on_trust(trust);
+            }
             let mut next = ByHand::deserialize(&mut de);
             if de.gave_up() {
                 next = ByHand::deserialize(&mut Deserializer::from_slice(bytes));

@@ -24,6 +24,7 @@ use crate::words::{is_key, is_short_key, le, short_ascii, BOM};
 
 pub(crate) use access::ContainerType;
 use access::{DictEnum, ObjectAccess, SeqAccess, StrSeq, StructAccess, VariantEnum};
+pub use in_order::Trust;
 pub use read::{IoRead, Read, Reference, SliceRead};
 
 /// The longest count or string length: Godot reads them as signed 32-bit.
@@ -120,20 +121,13 @@ impl<'de> Deserializer<SliceRead<'de>> {
     /// field order as a sequence, on trust, as `from_slice` does (faster: no field
     /// names matched by serde's field visitor). A key found out of order, or any error
     /// met on trust, stops the reading with [`gave_up`](Self::gave_up) set: whatever
-    /// the value's
-    /// `deserialize` returned is then not to be used, and the caller reads the value
-    /// again from the start with a deserializer that does not trust. Only a caller
-    /// that can start over should ask for this.
-    ///
-    /// Inside a `from_slice` (or `take_from_slice`, `decode_packet`) under way on
-    /// this thread, as in a `Deserialize` impl that decodes bytes embedded in its
-    /// input, this asks for nothing: only the outermost decode on a thread reads on
-    /// trust, so that nested decodes cannot double the work per level. Decode such
-    /// embedded bytes with `from_slice` for the same reason: a decode that reads on
-    /// trust by hand at every level of a recursive type may read its innermost level
-    /// twice per level.
+    /// the value's `deserialize` returned is then not to be used, and the caller reads
+    /// the value again from the start with a deserializer that does not trust. The
+    /// leave, a [`Trust`], goes only to the outermost decode on a
+    /// thread, so that decodes nested in a value cannot double the work per level.
     ///
     /// ```
+    /// use godot_bin::de::Trust;
     /// use godot_bin::{Deserializer, Dictionary, Variant};
     /// use serde::{Deserialize, Serialize};
     ///
@@ -141,7 +135,12 @@ impl<'de> Deserializer<SliceRead<'de>> {
     /// struct Move { x: f32, y: f32 }
     ///
     /// fn read(bytes: &[u8]) -> godot_bin::Result<Move> {
-    ///     let mut de = Deserializer::from_slice(bytes).on_trust();
+    ///     // Held until the value is read, the second time included.
+    ///     let trust = Trust::outermost();
+    ///     let mut de = Deserializer::from_slice(bytes);
+    ///     if let Some(trust) = &trust {
+    ///         de = de.on_trust(trust);
+    ///     }
     ///     let first = Move::deserialize(&mut de);
     ///     if !de.gave_up() {
     ///         return first;
@@ -150,15 +149,15 @@ impl<'de> Deserializer<SliceRead<'de>> {
     /// }
     /// let in_order = godot_bin::to_vec(&Move { x: 1.0, y: 2.0 })?;
     /// assert_eq!(read(&in_order)?, Move { x: 1.0, y: 2.0 });
-    /// // The same Dictionary with its keys the other way round.
+    /// // The same Dictionary with its keys the other way round: read again.
     /// let mut swapped = Dictionary::new();
     /// swapped.insert(Variant::from("y"), Variant::from(2.0));
     /// swapped.insert(Variant::from("x"), Variant::from(1.0));
     /// assert_eq!(read(&godot_bin::to_vec(&swapped)?)?, Move { x: 1.0, y: 2.0 });
     /// # Ok::<(), godot_bin::Error>(())
     /// ```
-    pub fn on_trust(mut self) -> Self {
-        self.on_trust = !in_order::nested();
+    pub fn on_trust(mut self, _leave: &in_order::Trust) -> Self {
+        self.on_trust = true;
         self
     }
 }

@@ -504,6 +504,50 @@ fn visitors_that_are_not_a_derived_structs_read_as_the_general_way() {
             d.deserialize_struct("Hand", &["x", "y"], __Visitor(std::marker::PhantomData))
         }
     }
+    // A hand-written `__Visitor` in a module of its own, whose `visit_seq` takes the
+    // fields the other way round (a review found it taken for the derive's).
+    #[derive(Debug)]
+    #[allow(dead_code)]
+    pub struct Backwards(i64, i64);
+    mod hand {
+        pub struct __Visitor<'a>(pub std::marker::PhantomData<&'a ()>);
+    }
+    impl<'de> serde::de::Visitor<'de> for hand::__Visitor<'_> {
+        type Value = Backwards;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("struct Backwards, or [y, x]")
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(
+            self,
+            mut seq: A,
+        ) -> std::result::Result<Backwards, A::Error> {
+            let y = seq.next_element()?.unwrap_or(0);
+            Ok(Backwards(seq.next_element()?.unwrap_or(0), y))
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(
+            self,
+            mut map: A,
+        ) -> std::result::Result<Backwards, A::Error> {
+            let mut b = Backwards(0, 0);
+            while let Some((k, v)) = map.next_entry::<String, i64>()? {
+                if k == "x" {
+                    b.0 = v;
+                } else {
+                    b.1 = v;
+                }
+            }
+            Ok(b)
+        }
+    }
+    impl<'de> Deserialize<'de> for Backwards {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+            d.deserialize_struct(
+                "Backwards",
+                &["x", "y"],
+                hand::__Visitor(std::marker::PhantomData),
+            )
+        }
+    }
     let kv = |k: &str, v: Variant| (Variant::from(k), v);
     for dialect in [Dialect::Godot3, Dialect::Godot4] {
         let config = Config::new().dialect(dialect);
@@ -523,6 +567,7 @@ fn visitors_that_are_not_a_derived_structs_read_as_the_general_way() {
         }
         same::<Hand>(config, vec![kv("x", 1.into()), kv("y", 2.into())]);
         same::<Twice>(config, vec![kv("x", 5.into()), kv("x", 6.into())]);
+        same::<Backwards>(config, vec![kv("x", 1.into()), kv("y", 2.into())]);
     }
 }
 
