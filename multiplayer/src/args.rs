@@ -430,6 +430,7 @@ pub(crate) fn none<T: de::DeserializeOwned>() -> std::result::Result<T, godot_bi
 fn read<'x, T: Deserialize<'x>>(seq: Seq<'x, '_>) -> Result<T> {
     // Structs in arguments on trust (godot_bin's `Trust`, held to the end); read again
     // without, should one of them give up. Nested in another decode, once, without.
+    let (bytes, start, argc) = (seq.bytes, seq.pos, seq.argc);
     let trust = godot_bin::de::Trust::outermost();
     let again = Seq { ..seq };
     let mut seq = Seq {
@@ -441,7 +442,6 @@ fn read<'x, T: Deserialize<'x>>(seq: Seq<'x, '_>) -> Result<T> {
         seq = again;
         read = T::deserialize(ArgList(&mut seq));
     }
-    let (bytes, start, argc) = (seq.bytes, seq.pos, seq.argc);
     let (pos, index, failed) = (seq.pos, seq.index, seq.failed);
     let value = read.map_err(|source| match failed {
         Some(Failure::Truncated(what, at)) => Error::at(ErrorKind::Truncated(what), at),
@@ -1164,6 +1164,18 @@ mod tests {
             general.to_string().contains("duplicate field `a`"),
             "{general}"
         );
+    }
+
+    /// A value that does not fit the arguments (here more of them than were sent)
+    /// complains at the arguments' count, the byte before the first one, whether or
+    /// not structs were read on trust.
+    #[test]
+    fn a_value_that_does_not_fit_the_arguments_is_an_error_at_their_count() {
+        let mut b = vec![2];
+        encode(&[Variant::Int(1), Variant::Int(2)], &mut b).unwrap();
+        let e = get::<(i64, i64, i64)>(&b, 1, 2).unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::Arguments(_)), "{e}");
+        assert_eq!(e.offset(), 0, "{e}");
     }
 
     /// Arguments that carry the next level's arguments, read by their own
