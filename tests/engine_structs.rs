@@ -20,7 +20,7 @@ mod random;
 
 use common::*;
 use godot_bin::de::SliceRead;
-use godot_bin::{Config, Deserializer, Dialect, PoolStringArray, Quat, Variant, Vector2, Vector3};
+use godot_bin::{Config, Deserializer, Dialect, PoolStringArray, Quat, Variant, Vector3};
 use random::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -60,7 +60,7 @@ fn extra_is_plain(v: &Variant) -> bool {
             | Variant::Int(_)
             | Variant::Float(_)
             | Variant::String(_)
-            | Variant::Vector2(Vector2 { .. })
+            | Variant::Vector2(_)
             | Variant::Array(_)
             | Variant::Dictionary(_)
     )

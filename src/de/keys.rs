@@ -84,20 +84,21 @@ thread_local! {
 }
 
 /// The keys of `fields`, in order, and whether they are not to be read on trust (they
-/// came out of order on this thread, or a name stands twice): from this thread's table, or worked out and put there. A list has two slots to be
-/// in (two lists whose addresses share one, say a struct and the struct in it, both
-/// stay); a third evicts the first slot's, so the table stays at most `SLOTS` lists.
-/// Once the thread's table is gone (a decode in another thread-local's destructor),
-/// the keys are worked out each time, and not trusted to come in order.
+/// came out of order on this thread, or a name stands twice): from this thread's
+/// table, or worked out and put there. A list has two slots to be in (two lists whose
+/// addresses share one, say a struct and the struct in it, both stay); a third evicts
+/// the first slot's, so the table stays at most `SLOTS` lists. Once the thread's table
+/// is gone (a decode in another thread-local's destructor), the keys are worked out
+/// each time, and not trusted to come in order.
 pub(crate) fn keys(fields: &'static [&'static str]) -> (Arc<[Key]>, bool) {
     let make = || -> Arc<[Key]> { fields.iter().map(|name| Key::of(name)).collect() };
     KEYS.try_with(|table| {
         let mut table = table.borrow_mut();
         let slots = slots(fields);
         for i in slots {
-            if let Some((f, keys, out_of_order)) = &table[i] {
+            if let Some((f, keys, untrusted)) = &table[i] {
                 if std::ptr::eq(*f, fields) {
-                    return (keys.clone(), *out_of_order);
+                    return (keys.clone(), *untrusted);
                 }
             }
         }
@@ -131,9 +132,9 @@ pub(crate) fn mark_out_of_order(fields: &'static [&'static str]) {
     let _ = KEYS.try_with(|table| {
         let mut table = table.borrow_mut();
         for i in slots(fields) {
-            if let Some((f, _, out_of_order)) = &mut table[i] {
+            if let Some((f, _, untrusted)) = &mut table[i] {
                 if std::ptr::eq(*f, fields) {
-                    *out_of_order = true;
+                    *untrusted = true;
                 }
             }
         }
@@ -145,8 +146,8 @@ pub(crate) fn mark_out_of_order(fields: &'static [&'static str]) {
 #[cfg(test)]
 pub(crate) fn trust_again() {
     KEYS.with(|table| {
-        for (fields, _, out_of_order) in table.borrow_mut().iter_mut().flatten() {
-            *out_of_order = named_twice(fields);
+        for (fields, _, untrusted) in table.borrow_mut().iter_mut().flatten() {
+            *untrusted = named_twice(fields);
         }
     });
 }

@@ -95,8 +95,8 @@ pub struct Deserializer<R> {
     /// Input bytes that the items containers announce ahead of reading them may
     /// still claim (see [`Deserializer::hint`]).
     room: Cell<usize>,
-    /// The field list and keys of the struct read last, and whether they came out
-    /// of order on this thread.
+    /// The field list and keys of the struct read last, and whether they are not to
+    /// be read on trust (`keys::Known`).
     keys: Option<keys::Known>,
     /// Whether derived structs whose keys come in field order may be read as
     /// sequences on trust (`in_order.rs`): only when the caller reads the value again
@@ -1251,15 +1251,11 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         let n = n as usize;
         // The keys of the struct read last are at hand: a snapshot's many entities
         // take them without a lookup.
-        let (keys, out_of_order) = match self.keys.take() {
-            Some((f, keys, out_of_order)) if std::ptr::eq(f, fields) => (keys, out_of_order),
+        let (keys, untrusted) = match self.keys.take() {
+            Some((f, keys, untrusted)) if std::ptr::eq(f, fields) => (keys, untrusted),
             _ => keys::keys(fields),
         };
-        if self.on_trust
-            && n == keys.len()
-            && !out_of_order
-            && fast_paths()
-            && self.derived(&visitor)
+        if self.on_trust && n == keys.len() && !untrusted && fast_paths() && self.derived(&visitor)
         {
             return self
                 .nested(n, at, |de| {
@@ -1272,7 +1268,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         self.nested(n, at, |de| {
             let mut access = StructAccess::new(de, n, keys);
             let v = visitor.visit_map(&mut access)?;
-            de.keys = Some((fields, access.finish()?, out_of_order));
+            de.keys = Some((fields, access.finish()?, untrusted));
             Ok(v)
         })
         .map_err(|e| e.or_at(at))
