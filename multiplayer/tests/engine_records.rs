@@ -1,0 +1,359 @@
+//! Random records as RPC arguments, sent by Godot 4.6's SceneMultiplayer
+//! (tests/oracle/record_calls4.gd, on the value makers of random4.gd and records.gd):
+//! `take(record, n)`, the record a Dictionary shaped like a derived `Record` struct, in
+//! field order or otherwise (keys swapped, missing or more, values of other types, ints
+//! out of range, a nested struct's keys otherwise, no record at all), `n` an int of any
+//! compressed size.
+//!
+//! Arguments read in place (`Args::get`, `Session::receive_call`) read a struct whose
+//! keys come in field order on trust (godot_bin's `Deserializer::on_trust`) and read it
+//! again the general way when that gives up. Each call, and four mutations of it, must
+//! give what the general way gives (the same read with the thread's `Trust` held, so
+//! that nothing inside reads on trust): the same value, or the same error, kind, offset
+//! and message. A record in field order must decode, and a crate client must send the
+//! call as the engine's bytes. Godot 3 calls are not read on trust, so Godot 4 only.
+//!
+//! The seed is printed; `GODOT_RANDOM_SEED` replays a run and `GODOT_RANDOM_COUNT`
+//! changes the number of calls (default 1000).
+
+mod common;
+#[path = "../../tests/common/random.rs"]
+#[allow(dead_code)]
+mod random;
+
+use std::path::Path;
+use std::process::Command;
+
+use godot_bin::de::Trust;
+use godot_bin::{PoolStringArray, Quat, Variant, Vector3};
+use godot_bin_multiplayer::{CallRef, Delivery, NodeRef, Scene, Session, Target};
+use random::Rng;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The struct the engine's records are shaped like: `FIELDS` in records.gd.
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+struct Record {
+    name: String,
+    id: i64,
+    small: i32,
+    ratio: f64,
+    alive: bool,
+    pos: Vector3,
+    rot: Quat,
+    tags: PoolStringArray,
+    #[serde(with = "serde_bytes")]
+    data: Vec<u8>,
+    extra: Variant,
+    inner: Inner,
+    maybe: Option<i64>,
+    list: Vec<i64>,
+    a_rather_long_field_name: String,
+    score: u16,
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+struct Inner {
+    x: f32,
+    label: String,
+}
+
+/// A `Variant` field's kinds, as records.gd's `rextra` makes them (whose bytes the
+/// crate writes as the engine does).
+fn extra_is_plain(v: &Variant) -> bool {
+    matches!(
+        v,
+        Variant::Nil
+            | Variant::Int(_)
+            | Variant::Float(_)
+            | Variant::String(_)
+            | Variant::Vector2(_)
+            | Variant::Array(_)
+            | Variant::Dictionary(_)
+    )
+}
+
+/// What the test's node declares, as record_calls4.gd's.
+fn scene() -> Scene {
+    Scene::new().node("Game", ["take"])
+}
+
+/// One call the engine made: its index, the kind of record, `n`, and the packets
+/// the client sent from it until the next call (the call's own among them).
+struct Sent {
+    i: usize,
+    kind: u64,
+    n: i64,
+    packets: Vec<Vec<u8>>,
+}
+
+impl Sent {
+    /// The call's packet: the first remote call.
+    fn call(&self) -> &[u8] {
+        self.packets
+            .iter()
+            .find(|p| p[0] & 0x0F == 0)
+            .unwrap_or_else(|| panic!("call #{} sent no remote call", self.i))
+    }
+}
+
+/// The engine's calls, from record_calls4.gd on the value makers.
+fn engine_calls(bin: &Path, seed: u64, count: usize) -> Vec<Sent> {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let read = |p: &str| std::fs::read_to_string(repo.join(p)).unwrap();
+    let before_init =
+        |s: &str| -> String { s[..s.find("\nfunc _init").expect("an _init")].to_string() };
+    let makers = before_init(&read("tests/oracle/random4.gd"));
+    let records = before_init(&read("tests/oracle/records.gd"));
+    let driver = read("multiplayer/tests/oracle/record_calls4.gd");
+    // The names random4.gd's records.gd prelude gives (as tests/engine_structs.rs).
+    let prelude = "const T_QUAT := TYPE_QUATERNION\nconst T_STRINGS := TYPE_PACKED_STRING_ARRAY\n\
+         const T_BYTES := TYPE_PACKED_BYTE_ARRAY\nfunc encode(v): return var_to_bytes(v)\n\
+         func setup(): buf.resize(8)\n";
+    let dir = common::TempDir(
+        std::env::temp_dir().join(format!("godot-bin-records-{}-{seed}", std::process::id())),
+    );
+    std::fs::create_dir_all(&dir.0).unwrap();
+    std::fs::write(dir.0.join("project.godot"), "config_version=5\n").unwrap();
+    std::fs::write(
+        dir.0.join("s.gd"),
+        format!("{makers}\n{prelude}{records}\n{driver}"),
+    )
+    .unwrap();
+    std::fs::copy(
+        repo.join("multiplayer/tests/oracle/link4.gd"),
+        dir.0.join("link4.gd"),
+    )
+    .unwrap();
+    let out = Command::new("timeout")
+        .args(["-s", "KILL"])
+        .arg(common::ENGINE_LIMIT.as_secs().to_string())
+        .arg(bin)
+        .args(["--headless", "--no-header", "--path"])
+        .arg(&dir.0)
+        .args(["-s", "s.gd"])
+        .env("ORACLE_SEED", seed.to_string())
+        .env("ORACLE_COUNT", count.to_string())
+        .output()
+        .expect("the engine runs");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        out.status.success(),
+        "the engine failed: {}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut calls: Vec<Sent> = Vec::new();
+    for line in stdout.lines().filter(|l| l.starts_with('{')) {
+        let v: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        if let Some(i) = v.get("i") {
+            calls.push(Sent {
+                i: i.as_u64().unwrap() as usize,
+                kind: v["kind"].as_u64().unwrap(),
+                n: v["n"].as_str().unwrap().parse().unwrap(),
+                packets: Vec::new(),
+            });
+        } else if v["packet"] == "c2s" {
+            let p = hex::decode(v["hex"].as_str().unwrap()).unwrap();
+            calls.last_mut().expect("a call before").packets.push(p);
+        }
+    }
+    calls
+}
+
+/// A read's value, or its error in full.
+fn outcome<T: std::fmt::Debug>(r: godot_bin_multiplayer::Result<T>) -> String {
+    match r {
+        Ok(v) => format!("{v:?}"),
+        Err(e) => format!("{:?} at {:?}: {e}", e.kind(), e.offset()),
+    }
+}
+
+/// The call's arguments read in place (on trust), and the general way.
+fn both(packet: &[u8]) -> Option<(String, String)> {
+    let call = CallRef::decode(packet).ok()??;
+    let trusted = outcome(call.args.get::<(Record, i64)>());
+    let held = Trust::outermost().expect("no decode holds this thread's trust");
+    let general = outcome(call.args.get::<(Record, i64)>());
+    drop(held);
+    Some((trusted, general))
+}
+
+/// Mutates the arguments' bytes of a call packet (after its first `head` bytes): a
+/// bit, a word (a header's, a key's length), a byte, a cut, two words swapped or one
+/// left out.
+fn mutate(b: &mut Vec<u8>, head: usize, rng: &mut Rng) {
+    let words = (b.len() - head) / 4;
+    if words == 0 {
+        return;
+    }
+    let word = |rng: &mut Rng| head + 4 * rng.below(words);
+    let at = word(rng);
+    match rng.below(6) {
+        0 => {
+            let byte = head + rng.below(b.len() - head);
+            b[byte] ^= 1 << rng.below(8);
+        }
+        1 => {
+            let w: u32 = rng.pick(&[0, 1, 2, 3, 4, 0x1_0002, 0x1_0003, 0x7fff_ffff, 0xffff_ffff]);
+            b[at..at + 4].copy_from_slice(&w.to_le_bytes());
+        }
+        2 => {
+            let from = word(rng);
+            let w: [u8; 4] = b[from..from + 4].try_into().unwrap();
+            b[at..at + 4].copy_from_slice(&w);
+        }
+        3 => b.truncate(at),
+        4 => {
+            let byte = head + rng.below(b.len() - head);
+            b[byte] = rng.pick(&[0, b'a', b'z', 0xff, 0x80]);
+        }
+        _ => {
+            let other = word(rng);
+            if rng.chance(2) {
+                for k in 0..4 {
+                    b.swap(at + k, other + k);
+                }
+            } else {
+                b.drain(at..at + 4);
+            }
+        }
+    }
+}
+
+/// A server and a client session with the node's path cached both ways, as the
+/// engine's client has it once the server confirmed it.
+fn joined() -> (Session, Session) {
+    let (mut server, mut client) = (Session::server(scene()), Session::client(1234567, scene()));
+    server.connect(1234567);
+    client.connect(1);
+    client
+        .rpc(Target::Peer(1), "Game", "take", &(0, 0))
+        .unwrap();
+    while let Some(t) = client.poll_transmit() {
+        server.receive(1234567, t.delivery, &t.bytes).unwrap();
+    }
+    while let Some(t) = server.poll_transmit() {
+        client.receive(1, t.delivery, &t.bytes).unwrap();
+    }
+    while server.poll_event().is_some() {}
+    while client.poll_event().is_some() {}
+    (server, client)
+}
+
+#[test]
+fn godot_4_6_records_as_call_arguments_read_in_place_as_the_general_way() {
+    let Some(bin) = common::engine("godot4") else {
+        return;
+    };
+    let seed = random::seed();
+    let count = std::env::var("GODOT_RANDOM_COUNT")
+        .map(|s| s.parse().expect("GODOT_RANDOM_COUNT is a number"))
+        .unwrap_or(1000);
+    eprintln!("GODOT_RANDOM_SEED={seed} GODOT_RANDOM_COUNT={count}");
+    let calls = engine_calls(&bin, seed & 0x7fff_ffff, count);
+    assert_eq!(calls.len(), count, "the engine's calls");
+
+    // The engine's packets, in order, to a server session reading calls in place.
+    let mut server = Session::server(scene());
+    server.connect(1234567);
+    let (_, mut client) = joined();
+    let mut rng = Rng::new(seed);
+    let mut failures = Vec::new();
+    let (mut in_order, mut resent, mut decoded, mut mutated) = (0, 0, 0, 0);
+    for sent in &calls {
+        let packet = sent.call();
+        let (trusted, general) = both(packet).expect("the engine's call reads");
+        let mut session = Vec::new();
+        for p in &sent.packets {
+            match server.receive_call(1234567, Delivery::default(), p) {
+                Ok(Some(call)) => session.push(outcome(call.args.get::<(Record, i64)>())),
+                Ok(None) => {}
+                Err(e) => failures.push(format!("#{}: the session refused it: {e}", sent.i)),
+            }
+        }
+        while server.poll_event().is_some() {}
+        while server.poll_transmit().is_some() {}
+        if session != [trusted.clone()] {
+            failures.push(format!(
+                "#{}: the session read {session:?}\n  CallRef {trusted}",
+                sent.i
+            ));
+        }
+        let value = CallRef::decode(packet)
+            .unwrap()
+            .unwrap()
+            .args
+            .get::<(Record, i64)>();
+        decoded += value.is_ok() as usize;
+        if sent.kind == 0 {
+            in_order += 1;
+            match &value {
+                Ok((r, n)) if *n != sent.n => {
+                    failures.push(format!("#{}: n {n}, the engine's {}", sent.i, sent.n))
+                }
+                Ok((r, _)) if !extra_is_plain(&r.extra) => {
+                    failures.push(format!("#{} extra {:?}: not records.gd's", sent.i, r.extra))
+                }
+                Ok(args) => {
+                    // Sent again by a crate client: the engine's bytes, where the
+                    // engine's call went by the cached id too.
+                    client.rpc(Target::Peer(1), "Game", "take", args).unwrap();
+                    let ours = client.poll_transmit().expect("a call").bytes;
+                    assert!(client.poll_transmit().is_none());
+                    let cached =
+                        CallRef::decode(packet).unwrap().unwrap().node == NodeRef::Cached(1);
+                    if cached && ours != packet {
+                        failures.push(format!(
+                            "#{}: the crate sends the call otherwise\n  engine {}\n  crate  {}",
+                            sent.i,
+                            hex::encode(packet),
+                            hex::encode(&ours)
+                        ));
+                    }
+                    resent += cached as usize;
+                }
+                Err(e) => failures.push(format!(
+                    "#{}: a record in field order does not decode: {e}\n  hex {}",
+                    sent.i,
+                    hex::encode(packet)
+                )),
+            }
+        }
+        let mut cases = vec![(packet.to_vec(), trusted, general)];
+        // The arguments start after the meta byte, node id, method id and count at
+        // most 8 bytes in; mutations go after the head's first byte.
+        for _ in 0..4 {
+            let mut b = packet.to_vec();
+            for _ in 0..1 + rng.below(2) {
+                mutate(&mut b, 1, &mut rng);
+            }
+            if let Some((t, g)) = both(&b) {
+                cases.push((b, t, g));
+                mutated += 1;
+            }
+        }
+        for (b, trusted, general) in cases {
+            if trusted != general {
+                failures.push(format!(
+                    "#{} (kind {}): on trust {trusted}\n  general {general}\n  hex {}",
+                    sent.i,
+                    sent.kind,
+                    hex::encode(&b)
+                ));
+            }
+        }
+    }
+    eprintln!(
+        "{count} calls ({in_order} records in field order, {resent} of them sent again by \
+         the crate, {decoded} decoded), {mutated} mutated"
+    );
+    assert!(in_order > count / 4, "{in_order} records in field order");
+    assert!(resent > in_order / 2, "{resent} sent again");
+    assert!(
+        failures.is_empty(),
+        "GODOT_RANDOM_SEED={seed}: {} failures; the first 10:\n{}",
+        failures.len(),
+        failures[..failures.len().min(10)].join("\n")
+    );
+}
