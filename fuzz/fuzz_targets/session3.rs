@@ -5,10 +5,12 @@
 //!
 //! Input: records of `[op][len][bytes...]`; op's low 2 bits pick the client (2, 3 or
 //! 4), op 0xF0.. disconnects or reconnects one instead, 0xE0.. makes the server call,
-//! 0xC0.. makes that client the network master of `Game`.
+//! 0xC0.. makes that client the network master of `Game`, 0xD0.. receives the packet
+//! with `receive_call`: its call's arguments, read in place as Variants, must be
+//! `Args::to_variants`'s, or fail at the same byte; read as a tuple too.
 #![no_main]
 
-use godot_bin::Variant;
+use godot_bin::{Variant, Vector3};
 use godot_bin_multiplayer::godot3::Packet;
 use godot_bin_multiplayer::{Delivery, Event, Protocol, RpcMode, Scene, Session, Target};
 use libfuzzer_sys::fuzz_target;
@@ -37,6 +39,25 @@ fuzz_target!(|data: &[u8]| {
             0xF if op & 4 == 0 => s.disconnect(peer),
             0xF => s.connect(peer),
             0xC => s.set_authority("Game", peer).unwrap(),
+            0xD => match s.receive_call(peer, Delivery::default(), packet) {
+                Ok(Some(call)) => {
+                    assert_eq!(call.from, peer);
+                    let typed = call.args.get::<Vec<Variant>>();
+                    let variants = call.args.to_variants();
+                    match (&typed, &variants) {
+                        // Exactly (`Debug`): `==` takes a String for a StringName.
+                        (Ok(a), Ok(b)) => assert_eq!(format!("{a:?}"), format!("{b:?}")),
+                        (Err(a), Err(b)) => assert_eq!(a.offset(), b.offset()),
+                        _ => panic!("in place {typed:?}, as Variants {variants:?}"),
+                    }
+                    let _ = call.args.get::<(i64, String, Vector3)>();
+                }
+                Ok(None) => {}
+                Err(e) => {
+                    s.refuse(peer, &e.to_string());
+                    assert!(s.peers().all(|p| p != peer));
+                }
+            },
             0xE => {
                 let _ = s.rpc(Target::Peer(peer), "Game", "one", &(n,));
                 let _ = s.call(

@@ -1,5 +1,6 @@
 //! RPC arguments as Godot 4 sends them: top-level bools and ints compressed into a
-//! type byte, everything else as plain `var_to_bytes` (ints inside containers too).
+//! type byte, everything else as plain `var_to_bytes` (ints inside containers too);
+//! and Godot 3's, all plain `var2bytes`, read in place the same way.
 
 use godot_bin::de::{IoRead, SliceRead};
 use godot_bin::{Config, Dialect, Variant, VariantType, Vector2, Vector3};
@@ -387,6 +388,36 @@ pub(crate) fn get<'x, T: Deserialize<'x>>(bytes: &'x [u8], start: usize, argc: u
         index: 0,
         argc,
         byte_array: false,
+        godot3: false,
+        failed: None,
+        trust: None,
+        gave_up: false,
+    })
+}
+
+/// [`get`] of a Godot 3 call's `argc` arguments, `bytes[start..]`: plain Godot 3
+/// values, none compressed, each read by godot_bin's decoder in the Godot 3 dialect.
+/// Errors and their offsets are those of [`crate::godot3::call_args`].
+#[inline(always)]
+pub(crate) fn get3<'x, T: Deserialize<'x>>(
+    bytes: &'x [u8],
+    start: usize,
+    argc: usize,
+) -> Result<T> {
+    // Every Godot 3 value takes 4 bytes at least.
+    if argc * 4 > bytes.len() - start {
+        return Err(Error::at(
+            ErrorKind::Truncated("the arguments"),
+            bytes.len(),
+        ));
+    }
+    read(Seq {
+        bytes,
+        pos: start,
+        index: 0,
+        argc,
+        byte_array: false,
+        godot3: true,
         failed: None,
         trust: None,
         gave_up: false,
@@ -403,6 +434,7 @@ pub(crate) fn get_byte_array<'x, T: Deserialize<'x>>(raw: &'x [u8]) -> Result<T>
         index: 0,
         argc: 1,
         byte_array: true,
+        godot3: false,
         failed: None,
         trust: None,
         gave_up: false,
@@ -419,6 +451,7 @@ pub(crate) fn none<T: de::DeserializeOwned>() -> std::result::Result<T, godot_bi
         index: 0,
         argc: 0,
         byte_array: false,
+        godot3: false,
         failed: None,
         trust: None,
         gave_up: false,
@@ -477,6 +510,8 @@ struct Seq<'x, 't> {
     argc: usize,
     /// `bytes` are one PackedByteArray's (see [`get_byte_array`]).
     byte_array: bool,
+    /// A Godot 3 call's: every argument plain, in the Godot 3 dialect.
+    godot3: bool,
     failed: Option<Failure>,
     /// Leave to read structs on trust, and whether reading on trust gave up.
     trust: Option<&'t godot_bin::de::Trust>,
@@ -484,6 +519,14 @@ struct Seq<'x, 't> {
 }
 
 impl<'x> Seq<'x, '_> {
+    /// The decoder's settings for these arguments' dialect.
+    fn config(&self) -> Config {
+        match self.godot3 {
+            true => Config::new().dialect(Dialect::Godot3),
+            false => config(),
+        }
+    }
+
     fn fail<E>(&mut self, failure: Failure) -> std::result::Result<E, godot_bin::Error> {
         self.failed = Some(failure);
         Err(de::Error::custom("an argument"))
@@ -500,6 +543,17 @@ impl<'x> Seq<'x, '_> {
                 plain: &[],
                 compressed: Some(self.bytes.len()),
                 fast: Fast::Bytes(self.bytes),
+                at,
+                seq: self,
+            });
+        }
+        // Godot 3's all go to the decoder, as `godot3::call_args` reads them (a missing
+        // one included).
+        if self.godot3 {
+            return seed.deserialize(Arg {
+                plain: &self.bytes[at..],
+                compressed: None,
+                fast: Fast::Plain,
                 at,
                 seq: self,
             });
@@ -586,7 +640,8 @@ impl<'x> Arg<'_, 'x, '_> {
     /// The plain argument's `N` floats, as their little-endian bytes, after a 4-byte
     /// header of `tag`, if it is that.
     fn floats<const N: usize>(&self, tag: u8) -> Option<&'x [u8]> {
-        if self.compressed.is_some() || self.plain.get(..4)? != [tag, 0, 0, 0] {
+        // Godot 3's tags are other; its arguments go to the decoder.
+        if self.seq.godot3 || self.compressed.is_some() || self.plain.get(..4)? != [tag, 0, 0, 0] {
             return None;
         }
         self.plain.get(4..4 + 4 * N)
@@ -611,9 +666,9 @@ impl<'x> Arg<'_, 'x, '_> {
     /// The plain argument's text, if it is a String (see [`plain_text`]), with the
     /// bytes it takes.
     fn text(&self) -> Option<(&'x str, usize)> {
-        match self.compressed {
-            Some(_) => None,
-            None => plain_text(self.plain),
+        match (self.compressed, self.seq.godot3) {
+            (None, false) => plain_text(self.plain),
+            _ => None,
         }
     }
 
@@ -663,8 +718,8 @@ impl<'x> Arg<'_, 'x, '_> {
                 Err(e) => return self.finish(0, Err(e)),
             },
             Fast::Bool(_) | Fast::Plain => {
-                let mut de =
-                    godot_bin::Deserializer::with_config(SliceRead::new(self.plain), config());
+                let cfg = self.seq.config();
+                let mut de = godot_bin::Deserializer::with_config(SliceRead::new(self.plain), cfg);
                 if let Some(trust) = self.seq.trust {
                     de = de.on_trust(trust);
                 }

@@ -25,7 +25,7 @@ use godot_bin::{Config, Dialect, Variant};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::reader::Reader;
-use crate::NodeRef;
+use crate::{Args, NodeRef};
 
 pub(crate) const REMOTE_CALL: u8 = 0;
 const REMOTE_SET: u8 = 1;
@@ -89,12 +89,13 @@ impl Packet {
                 r.pos = bytes.len();
                 Packet::Call(RemoteCall {
                     node,
-                    method,
-                    args: call_args(argc, body)?,
+                    method: method.to_owned(),
+                    args: call_args(usize::from(argc), body)?,
                 })
             }
             REMOTE_SET => {
                 let (node, property, mut body) = named(bytes)?;
+                let property = property.to_owned();
                 let value = variant(&config(), &mut body, 0)?;
                 body.end()?;
                 r.pos = bytes.len();
@@ -178,7 +179,7 @@ impl Packet {
 
 /// The node and the name of a call or set (`bytes`, from its command byte), and the
 /// rest of its body.
-fn named(bytes: &[u8]) -> Result<(NodeRef, String, Reader<'_>)> {
+fn named(bytes: &[u8]) -> Result<(NodeRef, &str, Reader<'_>)> {
     let mut r = Reader::new(bytes, 1);
     let (node, end) = node(&mut r)?;
     let mut body = Reader::new(&bytes[..end], r.pos);
@@ -196,10 +197,16 @@ pub(crate) fn names(to: i32, peer: i32) -> bool {
 /// and its arguments' bytes. Apart from [`call_args`], so that the call's mode is
 /// checked before its arguments are read, as the engine checks it (after the count
 /// is there).
-pub(crate) fn call_head(bytes: &[u8]) -> Result<(NodeRef, String, usize, Reader<'_>)> {
+pub(crate) fn call_head(bytes: &[u8]) -> Result<(NodeRef, &str, u8, Reader<'_>)> {
     let (node, method, mut body) = named(bytes)?;
-    let argc = usize::from(body.u8("the argument count")?);
+    let argc = body.u8("the argument count")?;
     Ok((node, method, argc, body))
+}
+
+/// [`call_head`], with the arguments left to [`Args::get`] (`Session::receive_call`).
+pub(crate) fn call_in_place(bytes: &[u8]) -> Result<(NodeRef, &str, Args<'_>)> {
+    let (node, method, argc, body) = call_head(bytes)?;
+    Ok((node, method, Args::godot3(body.bytes, body.pos, argc)))
 }
 
 /// The `argc` arguments of a call, which `body` (from [`call_head`]) must hold exactly.
@@ -233,7 +240,7 @@ fn node(r: &mut Reader<'_>) -> Result<(NodeRef, usize)> {
     Ok((NodeRef::Path(path), at))
 }
 
-fn cstr(r: &mut Reader<'_>, what: &'static str) -> Result<String> {
+fn cstr<'a>(r: &mut Reader<'a>, what: &'static str) -> Result<&'a str> {
     let at = r.pos;
     let rest = &r.bytes[at..];
     let len = rest
@@ -243,7 +250,7 @@ fn cstr(r: &mut Reader<'_>, what: &'static str) -> Result<String> {
     let s = std::str::from_utf8(&rest[..len])
         .map_err(|e| Error::at(ErrorKind::Utf8(what), at + e.valid_up_to()))?;
     r.pos += len + 1;
-    Ok(s.to_owned())
+    Ok(s)
 }
 
 /// One plain Variant at `r` (argument `index`, for errors), by godot_bin's decoder.

@@ -792,11 +792,11 @@ impl Session {
         self.drop_ignored(from, r)
     }
 
-    /// [`receive`](Session::receive) for a hot loop: a Godot 4 remote call that `from`
-    /// made to this side comes back read in place, for the handler to take its
-    /// arguments from the packet, instead of as an [`Event::Call`] holding them as
-    /// `Variant`s. Anything else (other packets, calls relayed between clients, Godot 3
-    /// calls) is received as `receive` receives it, and gives `None`.
+    /// [`receive`](Session::receive) for a hot loop: a remote call that `from` made to
+    /// this side (Godot 4's or Godot 3's) comes back read in place, for the handler to
+    /// take its arguments from the packet, instead of as an [`Event::Call`] holding
+    /// them as `Variant`s. Anything else (other packets, calls relayed between
+    /// clients) is received as `receive` receives it, and gives `None`.
     ///
     /// A call to an unknown node or method is refused here, as `receive` refuses it,
     /// and one its method's mode does not allow is dropped ([`Event::Dropped`], `None`).
@@ -852,7 +852,37 @@ impl Session {
                 }));
             }
         }
+        if self.protocol == Protocol::Godot3
+            && (self.is_server() || from == SERVER)
+            && bytes.first() == Some(&godot3::REMOTE_CALL)
+        {
+            return self.receive_call3(from, bytes);
+        }
         self.receive(from, delivery, bytes).map(|()| None)
+    }
+
+    /// [`receive_call`](Session::receive_call) of a Godot 3 call: as `receive_from`
+    /// and `call3` read it (the node, the method and its mode), its arguments left in
+    /// the packet.
+    fn receive_call3<'a>(&'a mut self, from: i32, bytes: &'a [u8]) -> Result<Option<CallIn<'a>>> {
+        let peer = self.known_peer(from)?;
+        let (node, method, args) = godot3::call_in_place(bytes)?;
+        Peer::heard_other(peer);
+        let node = match self.node_of(peer, &node) {
+            Ok(node) => node,
+            Err(e) => return self.drop_ignored(from, Err(e)).map(|()| None),
+        };
+        let id = self.method3(node, method)?;
+        if let Err(e) = self.check_mode(from, node, id) {
+            return self.drop_ignored(from, Err(e)).map(|()| None);
+        }
+        let (node, method) = self.callee(node, id)?;
+        Ok(Some(CallIn {
+            from,
+            node,
+            method,
+            args,
+        }))
     }
 
     /// A call by a cache id that `peer` has since replaced twice, one that its
@@ -983,30 +1013,26 @@ impl Session {
         &mut self,
         from: i32,
         node: &NodeRef,
-        method: String,
-        argc: usize,
+        method: &str,
+        argc: u8,
         args: Reader<'_>,
     ) -> Result<()> {
         let node = self.node_of(self.state.get(&from), node)?;
-        let (id, method) = self.method3(node, method)?;
+        let id = self.method3(node, method)?;
         self.check_mode(from, node, id)?;
-        let args = godot3::call_args(argc, args)?;
-        self.events.push_back(Event::Call(Call {
-            from,
-            node: self.scene.nodes[node].0.clone(),
-            method,
-            args,
-        }));
+        let args = godot3::call_args(usize::from(argc), args)?;
+        let (node, method) = self.callee(node, id)?;
+        let event = call_event(from, node, method, args);
+        self.events.push_back(event);
         Ok(())
     }
 
-    /// Node `node`'s method of name `method`: its id and the scene's name.
-    fn method3(&self, node: usize, method: String) -> Result<(u16, Name)> {
-        let names = &self.scene.nodes[node].1;
-        names
-            .id(&method)
-            .and_then(|id| Some((id, names.shared(id)?.clone())))
-            .ok_or_else(|| Error::at(ErrorKind::UnknownMethodName(method), 5))
+    /// Node `node`'s method of name `method`: its id.
+    fn method3(&self, node: usize, method: &str) -> Result<u16> {
+        self.scene.nodes[node]
+            .1
+            .id(method)
+            .ok_or_else(|| Error::at(ErrorKind::UnknownMethodName(method.to_owned()), 5))
     }
 
     /// The scene's index of the node that a call from a peer (whose state is

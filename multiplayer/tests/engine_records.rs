@@ -1,17 +1,18 @@
-//! Random records as RPC arguments, sent by Godot 4.6's SceneMultiplayer
-//! (tests/oracle/record_calls4.gd, on the value makers of random4.gd and records.gd):
-//! `take(record, n)`, the record a Dictionary shaped like a derived `Record` struct, in
-//! field order or otherwise (keys swapped, missing or more, values of other types, ints
-//! out of range, a nested struct's keys otherwise, no record at all), `n` an int of any
-//! compressed size.
+//! Random records as RPC arguments, sent by Godot 4.6's SceneMultiplayer and Godot
+//! 3.6's MultiplayerAPI (tests/oracle/record_calls4.gd and record_calls3.gd, on the
+//! value makers of random4.gd or random3.gd and records.gd): `take(record, n)`, the
+//! record a Dictionary shaped like a derived `Record` struct, in field order or
+//! otherwise (keys swapped, missing or more, values of other types, ints out of range,
+//! a nested struct's keys otherwise, no record at all), `n` an int of any size.
 //!
-//! Arguments read in place (`Args::get`, `Session::receive_call`) read a struct whose
-//! keys come in field order on trust (godot_bin's `Deserializer::on_trust`) and read it
-//! again the general way when that gives up. Each call, and four mutations of it, must
-//! give what the general way gives (the same read with the thread's `Trust` held, so
-//! that nothing inside reads on trust): the same value, or the same error, kind, offset
-//! and message. A record in field order must decode, and a crate client must send the
-//! call as the engine's bytes. Godot 3 calls are not read on trust, so Godot 4 only.
+//! Arguments read in place (`Session::receive_call`, and `CallRef` for Godot 4) read a
+//! struct whose keys come in field order on trust (godot_bin's
+//! `Deserializer::on_trust`) and read it again the general way when that gives up.
+//! Each call, and four mutations of it, must give what the general way gives (the
+//! same read with the thread's `Trust` held, so that nothing inside reads on trust):
+//! the same value, or the same error, kind, offset and message; `CallRef` what the
+//! session gives. A record in field order must decode, and a crate client must send
+//! the call as the engine's bytes.
 //!
 //! The seed is printed; `GODOT_RANDOM_SEED` replays a run and `GODOT_RANDOM_COUNT`
 //! changes the number of calls (default 1000).
@@ -26,7 +27,7 @@ use std::process::Command;
 
 use godot_bin::de::Trust;
 use godot_bin::{PoolStringArray, Quat, Variant, Vector3};
-use godot_bin_multiplayer::{CallRef, Delivery, NodeRef, Scene, Session, Target};
+use godot_bin_multiplayer::{Args, CallRef, Delivery, NodeRef, Protocol, Scene, Session, Target};
 use random::Rng;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -73,10 +74,13 @@ fn extra_is_plain(v: &Variant) -> bool {
     )
 }
 
-/// What the test's node declares, as record_calls4.gd's.
+/// What the test's node declares, as record_calls*.gd's.
 fn scene() -> Scene {
     Scene::new().node("Game", ["take"])
 }
+
+/// The engine's client, as record_calls*.gd makes it.
+const PEER: i32 = 1234567;
 
 /// One call the engine made: its index, the kind of record, `n`, and the packets
 /// the client sent from it until the next call (the call's own among them).
@@ -96,25 +100,44 @@ impl Sent {
             .unwrap_or_else(|| panic!("call #{} sent no remote call", self.i))
     }
 }
-
-/// The engine's calls, from record_calls4.gd on the value makers.
-fn engine_calls(bin: &Path, seed: u64, count: usize) -> Vec<Sent> {
+/// The engine's calls, from record_calls4.gd or record_calls3.gd on the value makers.
+fn engine_calls(bin: &Path, protocol: Protocol, seed: u64, count: usize) -> Vec<Sent> {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let read = |p: &str| std::fs::read_to_string(repo.join(p)).unwrap();
     let before_init =
         |s: &str| -> String { s[..s.find("\nfunc _init").expect("an _init")].to_string() };
-    let makers = before_init(&read("tests/oracle/random4.gd"));
+    let godot4 = protocol == Protocol::Godot4;
+    // The names records.gd's prelude gives (as tests/engine_structs.rs).
+    let (makers, prelude, driver, project) = if godot4 {
+        (
+            "tests/oracle/random4.gd",
+            "const T_QUAT := TYPE_QUATERNION\nconst T_STRINGS := TYPE_PACKED_STRING_ARRAY\n\
+             const T_BYTES := TYPE_PACKED_BYTE_ARRAY\nfunc encode(v): return var_to_bytes(v)\n\
+             func setup(): buf.resize(8)\n",
+            "multiplayer/tests/oracle/record_calls4.gd",
+            "config_version=5\n",
+        )
+    } else {
+        (
+            "tests/oracle/random3.gd",
+            "const T_QUAT := TYPE_QUAT\nconst T_STRINGS := TYPE_STRING_ARRAY\n\
+             const T_BYTES := TYPE_RAW_ARRAY\nfunc encode(v): return var2bytes(v)\n\
+             func setup(): pass\n",
+            "multiplayer/tests/oracle/record_calls3.gd",
+            "config_version=4\n[logging]\nfile_logging/enable_file_logging=false\n\
+             file_logging/enable_file_logging.pc=false\n",
+        )
+    };
+    let makers = before_init(&read(makers));
     let records = before_init(&read("tests/oracle/records.gd"));
-    let driver = read("multiplayer/tests/oracle/record_calls4.gd");
-    // The names random4.gd's records.gd prelude gives (as tests/engine_structs.rs).
-    let prelude = "const T_QUAT := TYPE_QUATERNION\nconst T_STRINGS := TYPE_PACKED_STRING_ARRAY\n\
-         const T_BYTES := TYPE_PACKED_BYTE_ARRAY\nfunc encode(v): return var_to_bytes(v)\n\
-         func setup(): buf.resize(8)\n";
-    let dir = common::TempDir(
-        std::env::temp_dir().join(format!("godot-bin-records-{}-{seed}", std::process::id())),
-    );
+    let driver = read(driver);
+    let dir = common::TempDir(std::env::temp_dir().join(format!(
+        "godot-bin-records-{}-{seed}-{}",
+        std::process::id(),
+        u8::from(godot4)
+    )));
     std::fs::create_dir_all(&dir.0).unwrap();
-    std::fs::write(dir.0.join("project.godot"), "config_version=5\n").unwrap();
+    std::fs::write(dir.0.join("project.godot"), project).unwrap();
     std::fs::write(
         dir.0.join("s.gd"),
         format!("{makers}\n{prelude}{records}\n{driver}"),
@@ -125,11 +148,16 @@ fn engine_calls(bin: &Path, seed: u64, count: usize) -> Vec<Sent> {
         dir.0.join("link4.gd"),
     )
     .unwrap();
-    let out = Command::new("timeout")
+    let mut engine = Command::new("timeout");
+    engine
         .args(["-s", "KILL"])
         .arg(common::ENGINE_LIMIT.as_secs().to_string())
-        .arg(bin)
-        .args(["--headless", "--no-header", "--path"])
+        .arg(bin);
+    if godot4 {
+        engine.arg("--headless");
+    }
+    let out = engine
+        .args(["--no-header", "--path"])
         .arg(&dir.0)
         .args(["-s", "s.gd"])
         .env("ORACLE_SEED", seed.to_string())
@@ -169,14 +197,35 @@ fn outcome<T: std::fmt::Debug>(r: godot_bin_multiplayer::Result<T>) -> String {
     }
 }
 
-/// The call's arguments read in place (on trust), and the general way.
-fn both(packet: &[u8]) -> Option<(String, String)> {
-    let call = CallRef::decode(packet).ok()??;
-    let trusted = outcome(call.args.get::<(Record, i64)>());
+/// The arguments read in place (on trust), and the general way: the same read with
+/// the thread's `Trust` held.
+fn trusted_and_general(args: &Args) -> (String, String) {
+    let trusted = outcome(args.get::<(Record, i64)>());
     let held = Trust::outermost().expect("no decode holds this thread's trust");
-    let general = outcome(call.args.get::<(Record, i64)>());
+    let general = outcome(args.get::<(Record, i64)>());
     drop(held);
-    Some((trusted, general))
+    (trusted, general)
+}
+
+/// A call packet's arguments as `server` receives them in place (its node's path
+/// cached), read on trust and the general way; `None` when it is not received as a
+/// call.
+fn received(server: &mut Session, packet: &[u8]) -> Option<(String, String)> {
+    let read = match server.receive_call(PEER, Delivery::default(), packet) {
+        Ok(Some(call)) => Some(trusted_and_general(&call.args)),
+        _ => None,
+    };
+    while server.poll_event().is_some() {}
+    while server.poll_transmit().is_some() {}
+    read
+}
+
+/// Whether a call packet names its node by a cache id (not by path).
+fn by_cache_id(protocol: Protocol, packet: &[u8]) -> bool {
+    match protocol {
+        Protocol::Godot4 => CallRef::decode(packet).unwrap().unwrap().node == NodeRef::Cached(1),
+        _ => packet[4] & 0x80 == 0,
+    }
 }
 
 /// Mutates the arguments' bytes of a call packet (after its first `head` bytes): a
@@ -223,15 +272,16 @@ fn mutate(b: &mut Vec<u8>, head: usize, rng: &mut Rng) {
 
 /// A server and a client session with the node's path cached both ways, as the
 /// engine's client has it once the server confirmed it.
-fn joined() -> (Session, Session) {
-    let (mut server, mut client) = (Session::server(scene()), Session::client(1234567, scene()));
-    server.connect(1234567);
+fn joined(protocol: Protocol) -> (Session, Session) {
+    let mut server = Session::server(scene()).protocol(protocol);
+    let mut client = Session::client(PEER, scene()).protocol(protocol);
+    server.connect(PEER);
     client.connect(1);
     client
         .rpc(Target::Peer(1), "Game", "take", &(0, 0))
         .unwrap();
     while let Some(t) = client.poll_transmit() {
-        server.receive(1234567, t.delivery, &t.bytes).unwrap();
+        server.receive(PEER, t.delivery, &t.bytes).unwrap();
     }
     while let Some(t) = server.poll_transmit() {
         client.receive(1, t.delivery, &t.bytes).unwrap();
@@ -241,55 +291,57 @@ fn joined() -> (Session, Session) {
     (server, client)
 }
 
-#[test]
-fn godot_4_6_records_as_call_arguments_read_in_place_as_the_general_way() {
-    let Some(bin) = common::engine("godot4") else {
+fn check(engine: &str, protocol: Protocol) {
+    let Some(bin) = common::engine(engine) else {
         return;
     };
     let seed = random::seed();
     let count = std::env::var("GODOT_RANDOM_COUNT")
         .map(|s| s.parse().expect("GODOT_RANDOM_COUNT is a number"))
         .unwrap_or(1000);
-    eprintln!("GODOT_RANDOM_SEED={seed} GODOT_RANDOM_COUNT={count}");
-    let calls = engine_calls(&bin, seed & 0x7fff_ffff, count);
+    eprintln!("{engine}: GODOT_RANDOM_SEED={seed} GODOT_RANDOM_COUNT={count}");
+    let calls = engine_calls(&bin, protocol, seed & 0x7fff_ffff, count);
     assert_eq!(calls.len(), count, "the engine's calls");
 
     // The engine's packets, in order, to a server session reading calls in place.
-    let mut server = Session::server(scene());
-    server.connect(1234567);
-    let (_, mut client) = joined();
+    let mut server = Session::server(scene()).protocol(protocol);
+    server.connect(PEER);
+    let (_, mut client) = joined(protocol);
     let mut rng = Rng::new(seed);
     let mut failures = Vec::new();
     let (mut in_order, mut resent, mut decoded, mut mutated) = (0, 0, 0, 0);
     for sent in &calls {
         let packet = sent.call();
-        let (trusted, general) = both(packet).expect("the engine's call reads");
-        let mut session = Vec::new();
+        let mut reads = Vec::new();
         for p in &sent.packets {
-            match server.receive_call(1234567, Delivery::default(), p) {
-                Ok(Some(call)) => session.push(outcome(call.args.get::<(Record, i64)>())),
+            match server.receive_call(PEER, Delivery::default(), p) {
+                Ok(Some(call)) => reads.push((trusted_and_general(&call.args), call.args.get())),
                 Ok(None) => {}
                 Err(e) => failures.push(format!("#{}: the session refused it: {e}", sent.i)),
             }
         }
         while server.poll_event().is_some() {}
         while server.poll_transmit().is_some() {}
-        if session != [trusted.clone()] {
-            failures.push(format!(
-                "#{}: the session read {session:?}\n  CallRef {trusted}",
-                sent.i
-            ));
+        let [(first, value)] = &reads[..] else {
+            failures.push(format!("#{}: {} calls read", sent.i, reads.len()));
+            continue;
+        };
+        if protocol == Protocol::Godot4 {
+            let call = CallRef::decode(packet).unwrap().unwrap();
+            let by_call_ref = trusted_and_general(&call.args);
+            if by_call_ref != *first {
+                failures.push(format!(
+                    "#{}: CallRef read {by_call_ref:?}\n  the session {first:?}",
+                    sent.i
+                ));
+            }
         }
-        let value = CallRef::decode(packet)
-            .unwrap()
-            .unwrap()
-            .args
-            .get::<(Record, i64)>();
+        let value: &godot_bin_multiplayer::Result<(Record, i64)> = value;
         decoded += value.is_ok() as usize;
         if sent.kind == 0 {
             in_order += 1;
-            match &value {
-                Ok((r, n)) if *n != sent.n => {
+            match value {
+                Ok((_, n)) if *n != sent.n => {
                     failures.push(format!("#{}: n {n}, the engine's {}", sent.i, sent.n))
                 }
                 Ok((r, _)) if !extra_is_plain(&r.extra) => {
@@ -301,8 +353,7 @@ fn godot_4_6_records_as_call_arguments_read_in_place_as_the_general_way() {
                     client.rpc(Target::Peer(1), "Game", "take", args).unwrap();
                     let ours = client.poll_transmit().expect("a call").bytes;
                     assert!(client.poll_transmit().is_none());
-                    let cached =
-                        CallRef::decode(packet).unwrap().unwrap().node == NodeRef::Cached(1);
+                    let cached = by_cache_id(protocol, packet);
                     if cached && ours != packet {
                         failures.push(format!(
                             "#{}: the crate sends the call otherwise\n  engine {}\n  crate  {}",
@@ -320,20 +371,19 @@ fn godot_4_6_records_as_call_arguments_read_in_place_as_the_general_way() {
                 )),
             }
         }
-        let mut cases = vec![(packet.to_vec(), trusted, general)];
-        // The arguments start after the meta byte, node id, method id and count at
-        // most 8 bytes in; mutations go after the head's first byte.
+        let mut cases = vec![(packet.to_vec(), first.clone())];
+        // Mutations after the command byte, to a session whose cache holds the node.
         for _ in 0..4 {
             let mut b = packet.to_vec();
             for _ in 0..1 + rng.below(2) {
                 mutate(&mut b, 1, &mut rng);
             }
-            if let Some((t, g)) = both(&b) {
-                cases.push((b, t, g));
+            if let Some(read) = received(&mut server, &b) {
+                cases.push((b, read));
                 mutated += 1;
             }
         }
-        for (b, trusted, general) in cases {
+        for (b, (trusted, general)) in cases {
             if trusted != general {
                 failures.push(format!(
                     "#{} (kind {}): on trust {trusted}\n  general {general}\n  hex {}",
@@ -345,15 +395,25 @@ fn godot_4_6_records_as_call_arguments_read_in_place_as_the_general_way() {
         }
     }
     eprintln!(
-        "{count} calls ({in_order} records in field order, {resent} of them sent again by \
-         the crate, {decoded} decoded), {mutated} mutated"
+        "{engine}: {count} calls ({in_order} records in field order, {resent} of them sent \
+         again by the crate, {decoded} decoded), {mutated} mutated"
     );
     assert!(in_order > count / 4, "{in_order} records in field order");
     assert!(resent > in_order / 2, "{resent} sent again");
     assert!(
         failures.is_empty(),
-        "GODOT_RANDOM_SEED={seed}: {} failures; the first 10:\n{}",
+        "{engine} (GODOT_RANDOM_SEED={seed}): {} failures; the first 10:\n{}",
         failures.len(),
         failures[..failures.len().min(10)].join("\n")
     );
+}
+
+#[test]
+fn godot_4_6_records_as_call_arguments_read_in_place_as_the_general_way() {
+    check("godot4", Protocol::Godot4);
+}
+
+#[test]
+fn godot_3_6_records_as_call_arguments_read_in_place_as_the_general_way() {
+    check("godot3.6", Protocol::Godot3);
 }

@@ -237,7 +237,11 @@ fn websocket_headers() {
 /// Plays one side (`me`, talking to `peer`) of the engine log through a Godot 3
 /// `Session`: it must send exactly what that side of the engine sent and report
 /// every call and rset it received.
-fn replay(me: i32, peer: i32, mine: &str) {
+/// Plays one side (`me`, talking to `peer`) through the engine log, receiving with
+/// `Session::receive` or (`fast`) `Session::receive_call`, whose calls read in place
+/// must be the engine's calls too (their arguments as a typed `Vec<Variant>`, and as
+/// `Args::to_variants`).
+fn replay(me: i32, peer: i32, mine: &str, fast: bool) {
     use godot_bin_multiplayer::{Delivery, Event, Protocol, Scene, Session, Target};
     let scene = Scene::new().node("Game", ["ping", "one", "two", "three"]);
     let mut s = if me == 1 {
@@ -289,18 +293,43 @@ fn replay(me: i32, peer: i32, mine: &str) {
             }
         } else if let Some(dir) = line.get("packet").and_then(Value::as_str) {
             assert_eq!(line["mode"], 2, "every call here is reliable");
+            let bytes = hex(&line, "hex");
             if dir == mine {
-                expected.push(hex(&line, "hex"));
+                expected.push(bytes);
+            } else if fast {
+                if let Some(c) = s.receive_call(peer, Delivery::default(), &bytes).unwrap() {
+                    let typed: Vec<Variant> = c.args.get().unwrap();
+                    // Exactly (`Debug`): `==` takes a String for a StringName.
+                    let variants = c.args.to_variants().unwrap();
+                    assert_eq!(
+                        format!("{typed:?}"),
+                        format!("{variants:?}"),
+                        "{}",
+                        c.method
+                    );
+                    got.push(Event::Call(godot_bin_multiplayer::Call {
+                        from: c.from,
+                        node: c.node.into(),
+                        method: c.method.into(),
+                        args: typed,
+                    }));
+                }
             } else {
-                s.receive(peer, Delivery::default(), &hex(&line, "hex"))
-                    .unwrap();
+                s.receive(peer, Delivery::default(), &bytes).unwrap();
             }
         }
         while let Some(t) = s.poll_transmit() {
             assert_eq!(t.to, peer);
             sent.push(t.bytes);
         }
-        got.extend(std::iter::from_fn(|| s.poll_event()));
+        for e in std::iter::from_fn(|| s.poll_event()) {
+            let call = matches!(e, Event::Call(_));
+            assert!(
+                !(fast && call),
+                "receive_call gives every call in place: {e:?}"
+            );
+            got.push(e);
+        }
     }
     // Typed arguments of every Godot 3 type: as a Vec<Variant>, the same.
     for e in &got {
@@ -338,12 +367,22 @@ fn replay(me: i32, peer: i32, mine: &str) {
 
 #[test]
 fn a_godot3_server_session_sends_what_the_engines_server_sent() {
-    replay(1, 1234567, "s2c");
+    replay(1, 1234567, "s2c", false);
 }
 
 #[test]
 fn a_godot3_client_session_sends_what_the_engines_client_sent() {
-    replay(1234567, 1, "c2s");
+    replay(1234567, 1, "c2s", false);
+}
+
+#[test]
+fn a_godot3_server_session_reads_the_engines_client_calls_in_place() {
+    replay(1, 1234567, "s2c", true);
+}
+
+#[test]
+fn a_godot3_client_session_reads_the_engines_server_calls_in_place() {
+    replay(1234567, 1, "c2s", true);
 }
 
 #[test]
