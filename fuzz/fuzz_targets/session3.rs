@@ -6,7 +6,7 @@
 //! Input: records of `[op][len][bytes...]`; op's low 2 bits pick the client (2, 3 or
 //! 4), op 0xF0.. disconnects or reconnects one instead, 0xE0.. makes the server call,
 //! 0xC0.. makes that client the network master of `Game`, 0xD0.. receives the packet
-//! with `receive_call`: its call's arguments, read in place as Variants, must be
+//! with `receive_call3`: its call's arguments, read in place as Variants, must be
 //! `Args::to_variants`'s, or fail at the same byte; read as a tuple too.
 #![no_main]
 
@@ -39,7 +39,7 @@ fuzz_target!(|data: &[u8]| {
             0xF if op & 4 == 0 => s.disconnect(peer),
             0xF => s.connect(peer),
             0xC => s.set_authority("Game", peer).unwrap(),
-            0xD => match s.receive_call(peer, Delivery::default(), packet) {
+            0xD => match s.receive_call3(peer, Delivery::default(), packet) {
                 Ok(Some(call)) => {
                     assert_eq!(call.from, peer);
                     let typed = call.args.get::<Vec<Variant>>();

@@ -10,7 +10,9 @@
 //! - `borrowed` (`chat` only): the same with the text borrowed, `(&str, i64)`;
 //! - `encode` and `decode`: the packet alone, `Packet::encode_into` and
 //!   `Packet::decode` (to `Variant`s);
-//! - `decode_in_place` (`move` only): `CallRef::decode` and `Args::get`.
+//! - `decode_in_place` (`move` only): `CallRef::decode` and `Args::get`;
+//! - `receive3` and `in_place3`: `receive`, and `in_place` by `receive_call3`, of the
+//!   same call as a Godot 3 peer sends it, to a Godot 3 server.
 //!
 //! Run with no mode (as `cargo bench` does), it does each once and says how it is
 //! meant to be used.
@@ -19,11 +21,12 @@ use std::collections::BTreeMap;
 use std::hint::black_box;
 
 use godot_bin::{Dictionary, Variant, Vector3};
-use godot_bin_multiplayer::{CallRef, Delivery, Event, Packet, Session, Target};
+use godot_bin_multiplayer::{godot3, CallRef, Delivery, Event, NodeRef, Packet, Protocol};
+use godot_bin_multiplayer::{Scene, Session, Target};
 
 include!("common/rpc_cases.rs");
 
-const MODES: [&str; 17] = [
+const MODES: [&str; 23] = [
     "send/move",
     "send/chat",
     "send/state",
@@ -41,6 +44,12 @@ const MODES: [&str; 17] = [
     "decode/chat",
     "decode/state",
     "decode_in_place/move",
+    "receive3/move",
+    "receive3/chat",
+    "receive3/state",
+    "in_place3/move",
+    "in_place3/chat",
+    "in_place3/state",
 ];
 
 /// What one mode works on, made before the operation is repeated.
@@ -67,8 +76,11 @@ const MOVE: (Vector3, Vector3, i64, bool) = (
     true,
 );
 
-fn setup(case: &str) -> Setup {
+fn setup(case: &str, godot3: bool) -> Setup {
     let (_, args) = cases().into_iter().find(|(name, _)| *name == case).unwrap();
+    if godot3 {
+        return setup3(case, args);
+    }
     let packet = call_packet(case, args);
     Setup {
         server: server(),
@@ -77,6 +89,42 @@ fn setup(case: &str) -> Setup {
         out: Vec::new(),
         units: units(),
     }
+}
+
+/// [`setup`] of the call as a Godot 3 peer sends it, to a Godot 3 server.
+fn setup3(case: &str, args: Vec<Variant>) -> Setup {
+    let call = Packet::decode(&call_packet(case, args.clone())).unwrap();
+    let packet = godot3::Packet::Call(godot3::RemoteCall {
+        node: NodeRef::Cached(1),
+        method: case.into(),
+        args,
+    })
+    .encode()
+    .unwrap();
+    Setup {
+        server: server3(),
+        call,
+        packet,
+        out: Vec::new(),
+        units: units(),
+    }
+}
+
+/// A Godot 3 server session with peer 2 connected and the peer's cache id 1 for the
+/// node, and nothing left to poll.
+fn server3() -> Session {
+    let mut server = Session::server(Scene::new().node("Game", METHODS)).protocol(Protocol::Godot3);
+    server.connect(2);
+    let simplify = godot3::Packet::SimplifyPath {
+        id: 1,
+        path: "Game".into(),
+    };
+    server
+        .receive(2, Delivery::default(), &simplify.encode().unwrap())
+        .unwrap();
+    while server.poll_event().is_some() {}
+    while server.poll_transmit().is_some() {}
+    server
 }
 
 // One function per operation, out of line: each compiles as it would in a program
@@ -128,6 +176,25 @@ fn in_place(s: &mut Setup, borrowed: bool) {
     }
 }
 
+/// [`in_place`] of a Godot 3 call (`receive_call3`).
+#[inline(never)]
+fn in_place3(s: &mut Setup) {
+    let call = s
+        .server
+        .receive_call3(2, Delivery::default(), black_box(&s.packet))
+        .unwrap()
+        .unwrap();
+    match call.method {
+        "move" => drop(black_box(
+            call.args.get::<(Vector3, Vector3, i64, bool)>().unwrap(),
+        )),
+        "chat" => drop(black_box(call.args.get::<(String, i64)>().unwrap())),
+        _ => drop(black_box(
+            call.args.get::<(BTreeMap<i64, Unit>, i64)>().unwrap(),
+        )),
+    }
+}
+
 #[inline(never)]
 fn encode(s: &mut Setup) {
     s.out.clear();
@@ -149,19 +216,43 @@ fn decode_in_place(s: &Setup) {
     ));
 }
 
+/// An operation, told from its mode's name once, before the loop.
+#[derive(Clone, Copy)]
+enum Op {
+    Send,
+    Receive,
+    InPlace,
+    InPlace3,
+    Borrowed,
+    Encode,
+    Decode,
+    DecodeInPlace,
+}
+
 fn run(mode: &str, n: usize) {
-    let (op, case) = mode.split_once('/').unwrap();
-    let mut s = setup(case);
+    let (name, case) = mode.split_once('/').unwrap();
+    let mut s = setup(case, name.ends_with('3'));
+    let op = match name {
+        "send" => Op::Send,
+        "receive" | "receive3" => Op::Receive,
+        "in_place" => Op::InPlace,
+        "in_place3" => Op::InPlace3,
+        "borrowed" => Op::Borrowed,
+        "encode" => Op::Encode,
+        "decode" => Op::Decode,
+        "decode_in_place" => Op::DecodeInPlace,
+        _ => unreachable!(),
+    };
     for _ in 0..n {
         match op {
-            "send" => send(&mut s, case),
-            "receive" => receive(&mut s),
-            "in_place" => in_place(&mut s, false),
-            "borrowed" => in_place(&mut s, true),
-            "encode" => encode(&mut s),
-            "decode" => decode(&s),
-            "decode_in_place" => decode_in_place(&s),
-            _ => unreachable!(),
+            Op::Send => send(&mut s, case),
+            Op::Receive => receive(&mut s),
+            Op::InPlace => in_place(&mut s, false),
+            Op::InPlace3 => in_place3(&mut s),
+            Op::Borrowed => in_place(&mut s, true),
+            Op::Encode => encode(&mut s),
+            Op::Decode => decode(&s),
+            Op::DecodeInPlace => decode_in_place(&s),
         }
     }
 }

@@ -376,48 +376,32 @@ enum Failure {
 /// Errors and their offsets are those of [`decode`].
 #[inline(always)]
 pub(crate) fn get<'x, T: Deserialize<'x>>(bytes: &'x [u8], start: usize, argc: usize) -> Result<T> {
-    if argc > bytes.len() - start {
-        return Err(Error::at(
-            ErrorKind::Truncated("the arguments"),
-            bytes.len(),
-        ));
-    }
-    read(Seq {
-        bytes,
-        pos: start,
-        index: 0,
-        argc,
-        byte_array: false,
-        godot3: false,
-        failed: None,
-        trust: None,
-        gave_up: false,
-    })
+    get_in::<T, false>(bytes, start, argc)
 }
 
-/// [`get`] of a Godot 3 call's `argc` arguments, `bytes[start..]`: plain Godot 3
-/// values, none compressed, each read by godot_bin's decoder in the Godot 3 dialect.
-/// Errors and their offsets are those of [`crate::godot3::call_args`].
+/// [`get`], or (`G3`) of a Godot 3 call's arguments: plain Godot 3 values, none
+/// compressed, each read by godot_bin's decoder in the Godot 3 dialect, with the
+/// errors and offsets of [`crate::godot3::call_args`]. A parameter, so that Godot 4's
+/// reads test nothing for Godot 3.
 #[inline(always)]
-pub(crate) fn get3<'x, T: Deserialize<'x>>(
+pub(crate) fn get_in<'x, T: Deserialize<'x>, const G3: bool>(
     bytes: &'x [u8],
     start: usize,
     argc: usize,
 ) -> Result<T> {
-    // Every Godot 3 value takes 4 bytes at least.
-    if argc * 4 > bytes.len() - start {
+    // Every argument takes a byte at least, and a Godot 3 value 4.
+    if argc << (2 * usize::from(G3)) > bytes.len() - start {
         return Err(Error::at(
             ErrorKind::Truncated("the arguments"),
             bytes.len(),
         ));
     }
-    read(Seq {
+    read(Seq::<G3> {
         bytes,
         pos: start,
         index: 0,
         argc,
         byte_array: false,
-        godot3: true,
         failed: None,
         trust: None,
         gave_up: false,
@@ -428,13 +412,12 @@ pub(crate) fn get3<'x, T: Deserialize<'x>>(
 /// empty), without a count or the array's header: `raw` is the one argument, lent
 /// to a value that borrows bytes (`&[u8]`); other types read its plain form.
 pub(crate) fn get_byte_array<'x, T: Deserialize<'x>>(raw: &'x [u8]) -> Result<T> {
-    read(Seq {
+    read(Seq::<false> {
         bytes: raw,
         pos: 0,
         index: 0,
         argc: 1,
         byte_array: true,
-        godot3: false,
         failed: None,
         trust: None,
         gave_up: false,
@@ -445,13 +428,12 @@ pub(crate) fn get_byte_array<'x, T: Deserialize<'x>>(raw: &'x [u8]) -> Result<T>
 /// `None`, or an empty sequence. For [`crate::Call::args`], so that a call without
 /// arguments reads the same through `Variant`s as in place.
 pub(crate) fn none<T: de::DeserializeOwned>() -> std::result::Result<T, godot_bin::Error> {
-    T::deserialize(ArgList(&mut Seq {
+    T::deserialize(ArgList(&mut Seq::<false> {
         bytes: &[],
         pos: 0,
         index: 0,
         argc: 0,
         byte_array: false,
-        godot3: false,
         failed: None,
         trust: None,
         gave_up: false,
@@ -460,7 +442,7 @@ pub(crate) fn none<T: de::DeserializeOwned>() -> std::result::Result<T, godot_bi
 
 /// `seq`'s arguments, all of them, as a `T`, or the error placed in the packet.
 #[inline(always)]
-fn read<'x, T: Deserialize<'x>>(seq: Seq<'x, '_>) -> Result<T> {
+fn read<'x, T: Deserialize<'x>, const G3: bool>(seq: Seq<'x, '_, G3>) -> Result<T> {
     // Structs in arguments on trust (godot_bin's `Trust`, held to the end); read again
     // without, should one of them give up. Nested in another decode, once, without.
     let (bytes, start, argc) = (seq.bytes, seq.pos, seq.argc);
@@ -501,8 +483,9 @@ fn read<'x, T: Deserialize<'x>>(seq: Seq<'x, '_>) -> Result<T> {
 }
 
 /// The arguments being read, one after the other; `'t` is the reading's leave to
-/// read structs on trust.
-struct Seq<'x, 't> {
+/// read structs on trust. `G3`: a Godot 3 call's, every argument plain, read in the
+/// Godot 3 dialect.
+struct Seq<'x, 't, const G3: bool> {
     bytes: &'x [u8],
     pos: usize,
     /// Arguments read so far.
@@ -510,18 +493,16 @@ struct Seq<'x, 't> {
     argc: usize,
     /// `bytes` are one PackedByteArray's (see [`get_byte_array`]).
     byte_array: bool,
-    /// A Godot 3 call's: every argument plain, in the Godot 3 dialect.
-    godot3: bool,
     failed: Option<Failure>,
     /// Leave to read structs on trust, and whether reading on trust gave up.
     trust: Option<&'t godot_bin::de::Trust>,
     gave_up: bool,
 }
 
-impl<'x> Seq<'x, '_> {
+impl<'x, const G3: bool> Seq<'x, '_, G3> {
     /// The decoder's settings for these arguments' dialect.
     fn config(&self) -> Config {
-        match self.godot3 {
+        match G3 {
             true => Config::new().dialect(Dialect::Godot3),
             false => config(),
         }
@@ -549,7 +530,7 @@ impl<'x> Seq<'x, '_> {
         }
         // Godot 3's all go to the decoder, as `godot3::call_args` reads them (a missing
         // one included).
-        if self.godot3 {
+        if G3 {
             return seed.deserialize(Arg {
                 plain: &self.bytes[at..],
                 compressed: None,
@@ -618,8 +599,8 @@ enum Fast<'x> {
 /// else by godot_bin's decoder from the argument's plain bytes, so the two always
 /// agree (checked by `typed_reads_agree_with_reading_the_variants` in
 /// `tests/call_ref.rs`).
-struct Arg<'s, 'x, 't> {
-    seq: &'s mut Seq<'x, 't>,
+struct Arg<'s, 'x, 't, const G3: bool> {
+    seq: &'s mut Seq<'x, 't, G3>,
     /// The argument's plain Godot 4 bytes (and what follows, for one in the packet;
     /// a bool's made up; empty for an int or a PackedByteArray sent alone, whose
     /// plain form is made when it is needed).
@@ -631,7 +612,7 @@ struct Arg<'s, 'x, 't> {
     at: usize,
 }
 
-impl<'x> Arg<'_, 'x, '_> {
+impl<'x, const G3: bool> Arg<'_, 'x, '_, G3> {
     /// Read here: the argument took `plain_len` bytes of its plain form.
     fn done(self, plain_len: usize) {
         self.seq.pos = self.at + self.compressed.unwrap_or(plain_len);
@@ -641,7 +622,7 @@ impl<'x> Arg<'_, 'x, '_> {
     /// header of `tag`, if it is that.
     fn floats<const N: usize>(&self, tag: u8) -> Option<&'x [u8]> {
         // Godot 3's tags are other; its arguments go to the decoder.
-        if self.seq.godot3 || self.compressed.is_some() || self.plain.get(..4)? != [tag, 0, 0, 0] {
+        if G3 || self.compressed.is_some() || self.plain.get(..4)? != [tag, 0, 0, 0] {
             return None;
         }
         self.plain.get(4..4 + 4 * N)
@@ -666,7 +647,7 @@ impl<'x> Arg<'_, 'x, '_> {
     /// The plain argument's text, if it is a String (see [`plain_text`]), with the
     /// bytes it takes.
     fn text(&self) -> Option<(&'x str, usize)> {
-        match (self.compressed, self.seq.godot3) {
+        match (self.compressed, G3) {
             (None, false) => plain_text(self.plain),
             _ => None,
         }
@@ -787,7 +768,7 @@ macro_rules! general {
     )*};
 }
 
-impl<'x> Deserializer<'x> for Arg<'_, 'x, '_> {
+impl<'x, const G3: bool> Deserializer<'x> for Arg<'_, 'x, '_, G3> {
     type Error = godot_bin::Error;
 
     // Every integer type as godot_bin reads an int: the i64 to the visitor, which
@@ -887,7 +868,7 @@ impl<'x> Deserializer<'x> for Arg<'_, 'x, '_> {
     }
 }
 
-impl<'x> SeqAccess<'x> for Seq<'x, '_> {
+impl<'x, const G3: bool> SeqAccess<'x> for Seq<'x, '_, G3> {
     type Error = godot_bin::Error;
 
     #[inline]
@@ -910,9 +891,9 @@ impl<'x> SeqAccess<'x> for Seq<'x, '_> {
 
 /// The arguments as one serde value: a sequence (tuples, `Vec`, structs by
 /// position), or `()` when there are none.
-struct ArgList<'s, 'x, 't>(&'s mut Seq<'x, 't>);
+struct ArgList<'s, 'x, 't, const G3: bool>(&'s mut Seq<'x, 't, G3>);
 
-impl<'x> Deserializer<'x> for ArgList<'_, 'x, '_> {
+impl<'x, const G3: bool> Deserializer<'x> for ArgList<'_, 'x, '_, G3> {
     type Error = godot_bin::Error;
 
     fn deserialize_any<V: Visitor<'x>>(

@@ -22,10 +22,11 @@
 //! ```
 
 use godot_bin::{Config, Dialect, Variant};
+use serde::Deserialize;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::reader::Reader;
-use crate::{Args, NodeRef};
+use crate::NodeRef;
 
 pub(crate) const REMOTE_CALL: u8 = 0;
 const REMOTE_SET: u8 = 1;
@@ -203,10 +204,71 @@ pub(crate) fn call_head(bytes: &[u8]) -> Result<(NodeRef, &str, u8, Reader<'_>)>
     Ok((node, method, argc, body))
 }
 
-/// [`call_head`], with the arguments left to [`Args::get`] (`Session::receive_call`).
+/// [`call_head`], with the arguments left to [`Args::get`]
+/// (`Session::receive_call3`).
 pub(crate) fn call_in_place(bytes: &[u8]) -> Result<(NodeRef, &str, Args<'_>)> {
     let (node, method, argc, body) = call_head(bytes)?;
-    Ok((node, method, Args::godot3(body.bytes, body.pos, argc)))
+    let args = Args {
+        bytes: body.bytes,
+        start: body.pos,
+        argc,
+    };
+    Ok((node, method, args))
+}
+
+/// The arguments of a Godot 3 call received in place
+/// ([`crate::Session::receive_call3`]), as the packet's bytes: plain Godot 3 values.
+///
+/// ```
+/// use godot_bin::{Variant, Vector3};
+/// use godot_bin_multiplayer::godot3::{Packet, RemoteCall};
+/// use godot_bin_multiplayer::{Delivery, NodeRef, Protocol, Scene, Session};
+/// let mut server = Session::server(Scene::new().node("Game", ["move"])).protocol(Protocol::Godot3);
+/// server.connect(7);
+/// let args = vec![Vector3::new(1.0, 2.0, 3.0).into(), Variant::from("dash")];
+/// let call = Packet::Call(RemoteCall { node: NodeRef::Path("Game".into()), method: "move".into(), args });
+/// let bytes = call.encode()?;
+/// let call = server.receive_call3(7, Delivery::default(), &bytes)?.unwrap();
+/// let (to, how): (Vector3, &str) = call.args.get()?;
+/// assert_eq!((call.method, to.z, how), ("move", 3.0, "dash"));
+/// # Ok::<(), godot_bin_multiplayer::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Args<'a> {
+    /// The packet up to the end of the arguments (its path, if by path).
+    bytes: &'a [u8],
+    /// Where the first argument starts.
+    start: usize,
+    argc: u8,
+}
+
+impl<'a> Args<'a> {
+    /// How many arguments there are.
+    pub fn len(&self) -> usize {
+        usize::from(self.argc)
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.argc == 0
+    }
+
+    /// The arguments as a Rust value, as [`crate::Args::get`] reads Godot 4's: each
+    /// argument as godot_bin reads that value from Godot 3 bytes, strings and byte
+    /// arrays borrowed from the packet where asked for as `&str` and `&[u8]`. Errors
+    /// are those of receiving the call as an [`crate::Event::Call`], at the same byte.
+    /// Where godot_bin's typed reads differ from its `Variant`s, this differs from
+    /// [`crate::Call::args`] alike: besides the differences `crate::Args::get` names,
+    /// a Godot 3 RID, which carries no id on the wire, reads as a unit, where its
+    /// `Variant` is RID 0.
+    pub fn get<T: Deserialize<'a>>(&self) -> Result<T> {
+        crate::args::get_in::<T, true>(self.bytes, self.start, usize::from(self.argc))
+    }
+
+    /// The arguments as `Variant`s, as an [`crate::Event::Call`] holds them.
+    pub fn to_variants(&self) -> Result<Vec<Variant>> {
+        call_args(usize::from(self.argc), Reader::new(self.bytes, self.start))
+    }
 }
 
 /// The `argc` arguments of a call, which `body` (from [`call_head`]) must hold exactly.

@@ -413,7 +413,6 @@ fn usual_call(meta: u8, bytes: &[u8], at: usize) -> Option<CallRef<'_>> {
                 bytes,
                 start: at + 3,
                 argc: Some(argc),
-                godot3: false,
             },
         }),
         _ => None,
@@ -475,7 +474,6 @@ fn read_call<'a>(meta: u8, r: &mut Reader<'a>) -> Result<CallRef<'a>> {
             bytes: a.bytes,
             start: a.pos,
             argc,
-            godot3: false,
         },
     })
 }
@@ -548,21 +546,9 @@ pub struct Args<'a> {
     start: usize,
     /// `None`: no count, so no arguments or one PackedByteArray of the bytes left.
     argc: Option<u8>,
-    /// A Godot 3 call's: counted, plain Godot 3 values.
-    godot3: bool,
 }
 
 impl<'a> Args<'a> {
-    /// A Godot 3 call's `argc` arguments, `bytes[start..]` (the packet up to its path).
-    pub(crate) fn godot3(bytes: &'a [u8], start: usize, argc: u8) -> Self {
-        Args {
-            bytes,
-            start,
-            argc: Some(argc),
-            godot3: true,
-        }
-    }
-
     /// How many arguments there are.
     pub fn len(&self) -> usize {
         match self.argc {
@@ -578,17 +564,14 @@ impl<'a> Args<'a> {
 
     /// The arguments as a Rust value, usually a tuple: `let (pos, name): (Vector3,
     /// String) = call.args.get()?`; also a `Vec`, a struct (by position), or `()`,
-    /// a unit struct or `None` for none (any arguments are `Some` of the list). Each
-    /// argument reads as godot_bin reads that value from Godot 4 bytes (compressed
-    /// bools and ints as the plain ones they stand for), or from Godot 3 bytes for a
-    /// Godot 3 call ([`crate::Session::receive_call`]). Errors
+    /// a unit struct or `None` for none (any arguments are `Some` of the list). Each argument reads as godot_bin reads that value from Godot 4
+    /// bytes (compressed bools and ints as the plain ones they stand for). Errors
     /// give their offset in the packet; arguments that are not all read, or bytes
     /// after them, are errors. Where godot_bin's typed reads differ from its
     /// `Variant`s, this differs from [`crate::Call::args`] alike: a struct refuses a
     /// Dictionary with a key twice, whose `Variant` keeps the last value; a
     /// double-precision math value read as a sequence of `f64` keeps its 64-bit
-    /// reals, which a `Variant` rounds to 32 bits; a Godot 3 RID, which carries no
-    /// id on the wire, reads as a unit, where its `Variant` is RID 0.
+    /// reals, which a `Variant` rounds to 32 bits.
     ///
     /// A value may borrow from the packet, as with `godot_bin::from_slice`: strings as
     /// `&str` and byte arrays as `&[u8]` (a PackedByteArray sent alone too), with no
@@ -609,7 +592,6 @@ impl<'a> Args<'a> {
     #[inline(always)]
     pub fn get<T: Deserialize<'a>>(&self) -> Result<T> {
         match self.argc {
-            Some(argc) if self.godot3 => args::get3(self.bytes, self.start, usize::from(argc)),
             Some(argc) => {
                 let value = args::get(self.bytes, self.start, usize::from(argc))?;
                 self.counted_form(argc)?;
@@ -627,9 +609,6 @@ impl<'a> Args<'a> {
     #[inline]
     pub fn to_variants(&self) -> Result<Vec<Variant>> {
         match self.argc {
-            Some(argc) if self.godot3 => {
-                crate::godot3::call_args(usize::from(argc), Reader::new(self.bytes, self.start))
-            }
             None => Ok(match &self.bytes[self.start..] {
                 [] => Vec::new(),
                 b => vec![Variant::PoolByteArray(godot_bin::PoolByteArray(b.to_vec()))],

@@ -1,9 +1,9 @@
-//! Godot 3 calls read in place (`Session::receive_call`, `Args::get`) against the same
+//! Godot 3 calls read in place (`Session::receive_call3`, `godot3::Args`) against the same
 //! calls received as an `Event::Call` (`Session::receive`, which reads their
 //! arguments as `Variant`s): seeded random argument lists of every Godot 3 type, and
 //! mutations of their packets, give the same arguments or the same error, at the same
 //! byte; typed reads agree with `Call::args` on the `Variant`s; strings are lent by
-//! the packet. The engine's own Godot 3 calls are replayed through `receive_call` in
+//! the packet. The engine's own Godot 3 calls are replayed through `receive_call3` in
 //! `tests/godot3.rs`.
 
 #[path = "../../tests/common/random.rs"]
@@ -59,15 +59,15 @@ fn received(modes: bool, bytes: &[u8]) -> Result<Option<String>, Place> {
     Ok(call.map(|c| format!("{:?} {} {} {:?}", c.from, c.node, c.method, c.args)))
 }
 
-/// What `receive_call` makes of `bytes`, its call's arguments read as a `Vec<Variant>`.
+/// What `receive_call3` makes of `bytes`, its call's arguments read as a `Vec<Variant>`.
 fn in_place(modes: bool, bytes: &[u8]) -> Result<Option<String>, Place> {
     let mut s = server(modes);
     let Some(c) = s
-        .receive_call(PEER, Delivery::default(), bytes)
+        .receive_call3(PEER, Delivery::default(), bytes)
         .map_err(place)?
     else {
         let left = std::iter::from_fn(|| s.poll_event()).find(|e| matches!(e, Event::Call(_)));
-        assert_eq!(left, None, "receive_call gives a Godot 3 call in place");
+        assert_eq!(left, None, "receive_call3 gives a Godot 3 call in place");
         return Ok(None);
     };
     let args: Vec<Variant> = c.args.get().map_err(place)?;
@@ -162,7 +162,7 @@ fn godot3_typed_reads_agree_with_reading_the_variants() {
         }
         let mut s = server(false);
         let c = s
-            .receive_call(PEER, Delivery::default(), &bytes)
+            .receive_call3(PEER, Delivery::default(), &bytes)
             .unwrap()
             .expect("a call");
         let event = Call {
@@ -235,7 +235,7 @@ fn a_godot3_movement_reads_in_place() {
     .unwrap();
     let mut s = server(false);
     let c = s
-        .receive_call(PEER, Delivery::default(), &bytes)
+        .receive_call3(PEER, Delivery::default(), &bytes)
         .unwrap()
         .unwrap();
     assert_eq!(
@@ -250,7 +250,7 @@ fn a_godot3_movement_reads_in_place() {
     // Not allowed from a client: dropped, nothing to read, the peer kept.
     let mut s = server(true);
     assert_eq!(
-        s.receive_call(PEER, Delivery::default(), &bytes).unwrap(),
+        s.receive_call3(PEER, Delivery::default(), &bytes).unwrap(),
         None
     );
     assert!(matches!(
@@ -266,7 +266,7 @@ fn a_godot3_movement_reads_in_place() {
     cut[at] = 0xEE;
     let mut s = server(false);
     let c = s
-        .receive_call(PEER, Delivery::default(), &cut)
+        .receive_call3(PEER, Delivery::default(), &cut)
         .unwrap()
         .unwrap();
     let e = c.args.get::<Vec<Variant>>().unwrap_err();

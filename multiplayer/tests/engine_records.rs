@@ -5,7 +5,8 @@
 //! otherwise (keys swapped, missing or more, values of other types, ints out of range,
 //! a nested struct's keys otherwise, no record at all), `n` an int of any size.
 //!
-//! Arguments read in place (`Session::receive_call`, and `CallRef` for Godot 4) read a
+//! Arguments read in place (`Session::receive_call` and `CallRef`, and Godot 3's by
+//! `Session::receive_call3`) read a
 //! struct whose keys come in field order on trust (godot_bin's
 //! `Deserializer::on_trust`) and read it again the general way when that gives up.
 //! Each call, and four mutations of it, must give what the general way gives (the
@@ -27,7 +28,7 @@ use std::process::Command;
 
 use godot_bin::de::Trust;
 use godot_bin::{PoolStringArray, Quat, Variant, Vector3};
-use godot_bin_multiplayer::{Args, CallRef, Delivery, NodeRef, Protocol, Scene, Session, Target};
+use godot_bin_multiplayer::{CallRef, Delivery, NodeRef, Protocol, Scene, Session, Target};
 use random::Rng;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -197,24 +198,44 @@ fn outcome<T: std::fmt::Debug>(r: godot_bin_multiplayer::Result<T>) -> String {
     }
 }
 
-/// The arguments read in place (on trust), and the general way: the same read with
-/// the thread's `Trust` held.
-fn trusted_and_general(args: &Args) -> (String, String) {
-    let trusted = outcome(args.get::<(Record, i64)>());
+type Read = godot_bin_multiplayer::Result<(Record, i64)>;
+
+/// The arguments read in place by `get` (on trust), and the general way: the same read
+/// with the thread's `Trust` held.
+fn trusted_and_general(get: impl Fn() -> Read) -> (String, String) {
+    let trusted = outcome(get());
     let held = Trust::outermost().expect("no decode holds this thread's trust");
-    let general = outcome(args.get::<(Record, i64)>());
+    let general = outcome(get());
     drop(held);
     (trusted, general)
+}
+
+/// A packet as `server` receives it in place (`receive_call`, or `receive_call3` for
+/// Godot 3): for a call, its arguments read on trust and the general way, and read.
+fn in_place(
+    server: &mut Session,
+    protocol: Protocol,
+    packet: &[u8],
+) -> godot_bin_multiplayer::Result<Option<((String, String), Read)>> {
+    let d = Delivery::default();
+    Ok(match protocol {
+        Protocol::Godot4 => server
+            .receive_call(PEER, d, packet)?
+            .map(|c| (trusted_and_general(|| c.args.get()), c.args.get())),
+        _ => server
+            .receive_call3(PEER, d, packet)?
+            .map(|c| (trusted_and_general(|| c.args.get()), c.args.get())),
+    })
 }
 
 /// A call packet's arguments as `server` receives them in place (its node's path
 /// cached), read on trust and the general way; `None` when it is not received as a
 /// call.
-fn received(server: &mut Session, packet: &[u8]) -> Option<(String, String)> {
-    let read = match server.receive_call(PEER, Delivery::default(), packet) {
-        Ok(Some(call)) => Some(trusted_and_general(&call.args)),
-        _ => None,
-    };
+fn received(server: &mut Session, protocol: Protocol, packet: &[u8]) -> Option<(String, String)> {
+    let read = in_place(server, protocol, packet)
+        .ok()
+        .flatten()
+        .map(|(both, _)| both);
     while server.poll_event().is_some() {}
     while server.poll_transmit().is_some() {}
     read
@@ -314,8 +335,8 @@ fn check(engine: &str, protocol: Protocol) {
         let packet = sent.call();
         let mut reads = Vec::new();
         for p in &sent.packets {
-            match server.receive_call(PEER, Delivery::default(), p) {
-                Ok(Some(call)) => reads.push((trusted_and_general(&call.args), call.args.get())),
+            match in_place(&mut server, protocol, p) {
+                Ok(Some(read)) => reads.push(read),
                 Ok(None) => {}
                 Err(e) => failures.push(format!("#{}: the session refused it: {e}", sent.i)),
             }
@@ -328,7 +349,7 @@ fn check(engine: &str, protocol: Protocol) {
         };
         if protocol == Protocol::Godot4 {
             let call = CallRef::decode(packet).unwrap().unwrap();
-            let by_call_ref = trusted_and_general(&call.args);
+            let by_call_ref = trusted_and_general(|| call.args.get());
             if by_call_ref != *first {
                 failures.push(format!(
                     "#{}: CallRef read {by_call_ref:?}\n  the session {first:?}",
@@ -378,7 +399,7 @@ fn check(engine: &str, protocol: Protocol) {
             for _ in 0..1 + rng.below(2) {
                 mutate(&mut b, 1, &mut rng);
             }
-            if let Some(read) = received(&mut server, &b) {
+            if let Some(read) = received(&mut server, protocol, &b) {
                 cases.push((b, read));
                 mutated += 1;
             }

@@ -238,7 +238,7 @@ fn websocket_headers() {
 /// `Session`: it must send exactly what that side of the engine sent and report
 /// every call and rset it received.
 /// Plays one side (`me`, talking to `peer`) through the engine log, receiving with
-/// `Session::receive` or (`fast`) `Session::receive_call`, whose calls read in place
+/// `Session::receive` or (`fast`) `Session::receive_call3`, whose calls read in place
 /// must be the engine's calls too (their arguments as a typed `Vec<Variant>`, and as
 /// `Args::to_variants`).
 fn replay(me: i32, peer: i32, mine: &str, fast: bool) {
@@ -297,7 +297,7 @@ fn replay(me: i32, peer: i32, mine: &str, fast: bool) {
             if dir == mine {
                 expected.push(bytes);
             } else if fast {
-                if let Some(c) = s.receive_call(peer, Delivery::default(), &bytes).unwrap() {
+                if let Some(c) = s.receive_call3(peer, Delivery::default(), &bytes).unwrap() {
                     let typed: Vec<Variant> = c.args.get().unwrap();
                     // Exactly (`Debug`): `==` takes a String for a StringName.
                     let variants = c.args.to_variants().unwrap();
@@ -326,7 +326,7 @@ fn replay(me: i32, peer: i32, mine: &str, fast: bool) {
             let call = matches!(e, Event::Call(_));
             assert!(
                 !(fast && call),
-                "receive_call gives every call in place: {e:?}"
+                "receive_call3 gives every call in place: {e:?}"
             );
             got.push(e);
         }
