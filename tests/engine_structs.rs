@@ -17,54 +17,15 @@ mod common;
 #[path = "common/random.rs"]
 #[allow(dead_code)]
 mod random;
+#[path = "common/record.rs"]
+mod record;
 
 use common::*;
 use godot_bin::de::SliceRead;
-use godot_bin::{Config, Deserializer, Dialect, PoolStringArray, Quat, Variant, Vector3};
+use godot_bin::{Config, Deserializer, Dialect};
 use random::Rng;
-use serde::{Deserialize, Serialize};
-
-/// The struct the engine's records are shaped like: `FIELDS` in records.gd.
-#[derive(Serialize, Deserialize, Debug, PartialEq)]
-struct Record {
-    name: String,
-    id: i64,
-    small: i32,
-    ratio: f64,
-    alive: bool,
-    pos: Vector3,
-    rot: Quat,
-    tags: PoolStringArray,
-    #[serde(with = "serde_bytes")]
-    data: Vec<u8>,
-    extra: Variant,
-    inner: Inner,
-    maybe: Option<i64>,
-    list: Vec<i64>,
-    // Longer than the 16 bytes a key is matched in as words.
-    a_rather_long_field_name: String,
-    score: u16,
-}
-
-#[derive(Serialize, Deserialize, Debug, PartialEq)]
-struct Inner {
-    x: f32,
-    label: String,
-}
-
-/// A `Variant` field's kinds, as records.gd's `rextra` makes them.
-fn extra_is_plain(v: &Variant) -> bool {
-    matches!(
-        v,
-        Variant::Nil
-            | Variant::Int(_)
-            | Variant::Float(_)
-            | Variant::String(_)
-            | Variant::Vector2(_)
-            | Variant::Array(_)
-            | Variant::Dictionary(_)
-    )
-}
+use record::{extra_is_plain, Record};
+use serde::Deserialize;
 
 #[derive(Deserialize)]
 struct Line {

@@ -22,58 +22,17 @@ mod common;
 #[path = "../../tests/common/random.rs"]
 #[allow(dead_code)]
 mod random;
+#[path = "../../tests/common/record.rs"]
+mod record;
 
 use std::path::Path;
 use std::process::Command;
 
 use godot_bin::de::Trust;
-use godot_bin::{PoolStringArray, Quat, Variant, Vector3};
 use godot_bin_multiplayer::{CallRef, Delivery, NodeRef, Protocol, Scene, Session, Target};
 use random::Rng;
-use serde::{Deserialize, Serialize};
+use record::{extra_is_plain, Record};
 use serde_json::Value;
-
-/// The struct the engine's records are shaped like: `FIELDS` in records.gd.
-#[derive(Serialize, Deserialize, Debug, PartialEq)]
-struct Record {
-    name: String,
-    id: i64,
-    small: i32,
-    ratio: f64,
-    alive: bool,
-    pos: Vector3,
-    rot: Quat,
-    tags: PoolStringArray,
-    #[serde(with = "serde_bytes")]
-    data: Vec<u8>,
-    extra: Variant,
-    inner: Inner,
-    maybe: Option<i64>,
-    list: Vec<i64>,
-    a_rather_long_field_name: String,
-    score: u16,
-}
-
-#[derive(Serialize, Deserialize, Debug, PartialEq)]
-struct Inner {
-    x: f32,
-    label: String,
-}
-
-/// A `Variant` field's kinds, as records.gd's `rextra` makes them (whose bytes the
-/// crate writes as the engine does).
-fn extra_is_plain(v: &Variant) -> bool {
-    matches!(
-        v,
-        Variant::Nil
-            | Variant::Int(_)
-            | Variant::Float(_)
-            | Variant::String(_)
-            | Variant::Vector2(_)
-            | Variant::Array(_)
-            | Variant::Dictionary(_)
-    )
-}
 
 /// What the test's node declares, as record_calls*.gd's.
 fn scene() -> Scene {
