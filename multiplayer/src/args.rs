@@ -1143,9 +1143,10 @@ mod tests {
     }
 
     /// A struct argument whose keys come in field order is read on trust (godot_bin's
-    /// `read_on_trust`); keys out of order, or a field under its name and an
-    /// alias, make the arguments be read again without trust: the same value, or the
-    /// same error, as godot_bin's decoder gives for the argument.
+    /// `Deserializer::on_trust`, with the thread's `Trust`); keys out of order, or a
+    /// field under its name and an alias, make the arguments be read again without
+    /// trust: the same value, or the same error, as godot_bin's decoder gives for the
+    /// argument.
     #[test]
     fn struct_arguments_are_read_on_trust_or_again() {
         #[derive(serde::Deserialize, Debug, PartialEq)]

@@ -204,8 +204,8 @@ pub(crate) fn call_head(bytes: &[u8]) -> Result<(NodeRef, &str, u8, Reader<'_>)>
     Ok((node, method, argc, body))
 }
 
-/// [`call_head`], with the arguments left to [`Args::get`]
-/// (`Session::receive_call3`).
+/// [`call_head`], with the arguments left to [`Args::get`] or [`Args::to_variants`]
+/// (`Session::receive_call3`, and `receive`, which checks the call's mode first).
 pub(crate) fn call_in_place(bytes: &[u8]) -> Result<(NodeRef, &str, Args<'_>)> {
     let (node, method, argc, body) = call_head(bytes)?;
     let args = Args {

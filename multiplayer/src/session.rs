@@ -17,7 +17,6 @@ use serde::Serialize;
 use crate::error::{Error, ErrorKind, Result};
 use crate::godot3;
 use crate::names::{Name, RpcNames};
-use crate::reader::Reader;
 use crate::replication::Spawn;
 use crate::rpc_mode::{Rpc, RpcMode};
 use crate::scene4::{self, Args, CallRef, NodeRef, Packet, Sys};
@@ -883,8 +882,8 @@ impl Session {
         self.call_in_place3(from, bytes)
     }
 
-    /// A Godot 3 call read as `receive_from` and `call3` read it (the node, the method
-    /// and its mode), its arguments left in the packet.
+    /// A Godot 3 call read as `receive_from` reads it (the node, the method and its
+    /// mode), its arguments left in the packet.
     fn call_in_place3<'a>(
         &'a mut self,
         from: i32,
@@ -893,14 +892,12 @@ impl Session {
         let peer = self.known_peer(from)?;
         let (node, method, args) = godot3::call_in_place(bytes)?;
         Peer::heard_other(peer);
-        let node = match self.node_of(peer, &node) {
-            Ok(node) => node,
+        let (node, id) = match self.callee3(from, peer, &node, method) {
+            Ok(callee) => callee,
+            // A call by a forgotten id or one its mode refuses is dropped, as
+            // `receive` drops it; any other error is returned.
             Err(e) => return self.drop_ignored(from, Err(e)).map(|()| None),
         };
-        let id = self.method3(node, method)?;
-        if let Err(e) = self.check_mode(from, node, id) {
-            return self.drop_ignored(from, Err(e)).map(|()| None);
-        }
         let (node, method) = self.callee(node, id)?;
         Ok(Some(CallIn {
             from,
@@ -952,9 +949,15 @@ impl Session {
         let peer = self.known_peer(from)?;
         if self.protocol == Protocol::Godot3 {
             if bytes.first() == Some(&godot3::REMOTE_CALL) {
-                let (node, method, argc, args) = godot3::call_head(bytes)?;
+                // As the engine: the node, the method and its mode, then the arguments.
+                let (node, method, args) = godot3::call_in_place(bytes)?;
                 Peer::heard_other(peer);
-                return self.call3(from, &node, method, argc, args);
+                let (node, id) = self.callee3(from, peer, &node, method)?;
+                let args = args.to_variants()?;
+                let (node, method) = self.callee(node, id)?;
+                let event = call_event(from, node, method, args);
+                self.events.push_back(event);
+                return Ok(());
             }
             let packet = godot3::Packet::decode(bytes)?;
             if !matches!(packet, godot3::Packet::SimplifyPath { .. }) {
@@ -1031,25 +1034,20 @@ impl Session {
         Ok(())
     }
 
-    /// A Godot 3 call whose node, method and argument count are read (`args`, its
-    /// arguments' bytes, not yet): as the engine, the node, the method and its mode,
-    /// then the arguments.
-    fn call3(
-        &mut self,
+    /// The node and method id of a Godot 3 call from `from` (whose state is `peer`),
+    /// checked as the engine checks them before it reads the arguments: the node, the
+    /// method and its mode.
+    fn callee3(
+        &self,
         from: i32,
+        peer: Option<&Peer>,
         node: &NodeRef,
         method: &str,
-        argc: u8,
-        args: Reader<'_>,
-    ) -> Result<()> {
-        let node = self.node_of(self.state.get(&from), node)?;
+    ) -> Result<(usize, u16)> {
+        let node = self.node_of(peer, node)?;
         let id = self.method3(node, method)?;
         self.check_mode(from, node, id)?;
-        let args = godot3::call_args(usize::from(argc), args)?;
-        let (node, method) = self.callee(node, id)?;
-        let event = call_event(from, node, method, args);
-        self.events.push_back(event);
-        Ok(())
+        Ok((node, id))
     }
 
     /// Node `node`'s method of name `method`: its id.
