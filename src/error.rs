@@ -230,8 +230,22 @@ impl Error {
         self
     }
 
-    /// Sets the offset unless a deeper frame already did.
-    pub(crate) fn or_at(mut self, offset: usize) -> Self {
+    /// The error at byte `offset`, unless it has an offset already: how the decoder
+    /// places an error that has none of its own (a visitor's, which cannot know
+    /// where its value lies) at the value it was reading. For code that reads a
+    /// value's bytes itself and hands the value to a visitor, as the decoder would
+    /// (godot-bin-multiplayer's RPC arguments), so that its errors read as the
+    /// decoder's.
+    ///
+    /// ```
+    /// use serde::de::Error as _;
+    /// let e = godot_bin::Error::custom("not a port").or_at(4);
+    /// assert_eq!(e.offset(), Some(4));
+    /// assert_eq!(e.or_at(9).offset(), Some(4));
+    /// ```
+    #[must_use]
+    #[inline]
+    pub fn or_at(mut self, offset: usize) -> Self {
         if self.0.offset.is_none() {
             self.0.offset = Some(offset);
         }

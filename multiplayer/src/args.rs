@@ -17,6 +17,8 @@ const FLOAT: u8 = 3;
 const STRING: u8 = 4;
 pub(crate) const VECTOR2: u8 = 5;
 pub(crate) const VECTOR3: u8 = 9;
+/// Godot 3's Vector3 tag (its bool, int, float, String and Vector2 tags are Godot 4's).
+const VECTOR3_G3: u8 = 7;
 
 pub(crate) fn config() -> Config {
     Config::new().dialect(Dialect::Godot4)
@@ -301,6 +303,13 @@ pub(crate) fn one(r: &mut Reader<'_>, cfg: &Config, index: usize) -> Result<Vari
 /// argument, so the two always agree.
 #[inline(always)]
 fn fast(b: &[u8]) -> Option<(Variant, usize)> {
+    fast_in::<false>(b)
+}
+
+/// [`fast`] of a plain Godot 4 value, or (`G3`) a Godot 3 one (whose tags for these
+/// types are Godot 4's but Vector3's).
+#[inline(always)]
+pub(crate) fn fast_in<const G3: bool>(b: &[u8]) -> Option<(Variant, usize)> {
     let word = |i: usize| -> Option<[u8; 4]> { b.get(i..i + 4)?.try_into().ok() };
     let f32_at = |i: usize| word(i).map(f32::from_le_bytes);
     let head = u32::from_le_bytes(word(0)?);
@@ -329,7 +338,11 @@ fn fast(b: &[u8]) -> Option<(Variant, usize)> {
             (Variant::String(text.to_owned()), used)
         }
         (5, false) => (Variant::Vector2(Vector2::new(f32_at(4)?, f32_at(8)?)), 12),
-        (9, false) => (
+        (9, false) if !G3 => (
+            Variant::Vector3(Vector3::new(f32_at(4)?, f32_at(8)?, f32_at(12)?)),
+            16,
+        ),
+        (7, false) if G3 => (
             Variant::Vector3(Vector3::new(f32_at(4)?, f32_at(8)?, f32_at(12)?)),
             16,
         ),
@@ -380,9 +393,9 @@ pub(crate) fn get<'x, T: Deserialize<'x>>(bytes: &'x [u8], start: usize, argc: u
 }
 
 /// [`get`], or (`G3`) of a Godot 3 call's arguments: plain Godot 3 values, none
-/// compressed, each read by godot_bin's decoder in the Godot 3 dialect, with the
-/// errors and offsets of [`crate::godot3::call_args`]. A parameter, so that Godot 4's
-/// reads test nothing for Godot 3.
+/// compressed, the usual ones read here and the rest by godot_bin's decoder in the
+/// Godot 3 dialect, with the errors and offsets of [`crate::godot3::call_args`]. A
+/// parameter, so that Godot 4's reads test nothing for Godot 3.
 #[inline(always)]
 pub(crate) fn get_in<'x, T: Deserialize<'x>, const G3: bool>(
     bytes: &'x [u8],
@@ -524,17 +537,22 @@ impl<'x, const G3: bool> Seq<'x, '_, G3> {
                 plain: &[],
                 compressed: Some(self.bytes.len()),
                 fast: Fast::Bytes(self.bytes),
+                used: 0,
                 at,
                 seq: self,
             });
         }
-        // Godot 3's all go to the decoder, as `godot3::call_args` reads them (a missing
-        // one included).
+        // Godot 3's are all plain: a plain bool or int is told here, the rest by their
+        // readers below, and anything else goes to the decoder, as `godot3::call_args`
+        // reads them (a missing one included).
         if G3 {
+            let plain = &self.bytes[at..];
+            let (fast, used) = plain3(plain);
             return seed.deserialize(Arg {
-                plain: &self.bytes[at..],
+                plain,
                 compressed: None,
-                fast: Fast::Plain,
+                fast,
+                used,
                 at,
                 seq: self,
             });
@@ -549,6 +567,7 @@ impl<'x, const G3: bool> Seq<'x, '_, G3> {
                     plain: if v { &TRUE } else { &FALSE },
                     compressed: Some(1),
                     fast: Fast::Bool(v),
+                    used: 0,
                     at,
                     seq: self,
                 }
@@ -566,6 +585,7 @@ impl<'x, const G3: bool> Seq<'x, '_, G3> {
                     plain: &[],
                     compressed: Some(1 + n),
                     fast: Fast::Int(v),
+                    used: 0,
                     at,
                     seq: self,
                 }
@@ -576,11 +596,32 @@ impl<'x, const G3: bool> Seq<'x, '_, G3> {
                 plain: &self.bytes[at..],
                 compressed: None,
                 fast: Fast::Plain,
+                used: 0,
                 at,
                 seq: self,
             },
         };
         seed.deserialize(arg)
+    }
+}
+
+/// A plain Godot 3 bool or int at the start of `b`, as godot_bin's decoder reads
+/// one into a bool or an integer type, and the bytes it takes; `Fast::Plain` for
+/// anything else.
+#[inline(always)]
+fn plain3(b: &[u8]) -> (Fast<'_>, usize) {
+    let Some(&head) = b.first_chunk::<8>() else {
+        return (Fast::Plain, 0);
+    };
+    let word = u32::from_le_bytes([head[4], head[5], head[6], head[7]]);
+    match head[..4] {
+        [BOOL, 0, 0, 0] => (Fast::Bool(word != 0), 8),
+        [INT, 0, 0, 0] => (Fast::Int(i64::from(word as i32)), 8),
+        [INT, 0, 1, 0] => match b.get(4..12).and_then(|v| <[u8; 8]>::try_from(v).ok()) {
+            Some(v) => (Fast::Int(i64::from_le_bytes(v)), 12),
+            None => (Fast::Plain, 0),
+        },
+        _ => (Fast::Plain, 0),
     }
 }
 
@@ -594,20 +635,23 @@ enum Fast<'x> {
     Plain,
 }
 
-/// One argument as a serde `Deserializer`: a compressed bool or int, or a plain
-/// 32-bit float, Vector2 or Vector3 asked for as itself, is read here; anything
-/// else by godot_bin's decoder from the argument's plain bytes, so the two always
-/// agree (checked by `typed_reads_agree_with_reading_the_variants` in
-/// `tests/call_ref.rs`).
+/// One argument as a serde `Deserializer`: a compressed bool or int (Godot 3: a
+/// plain one), or a plain 32-bit float, Vector2, Vector3 or String asked for as
+/// itself, is read here, its visitor's errors placed as the decoder places them;
+/// anything else by godot_bin's decoder from the argument's plain bytes, so the two
+/// always agree (checked by `the_typed_readers_read_as_the_decoder` below and
+/// `typed_reads_agree_with_reading_the_variants` in `tests/call_ref.rs`).
 struct Arg<'s, 'x, 't, const G3: bool> {
     seq: &'s mut Seq<'x, 't, G3>,
-    /// The argument's plain Godot 4 bytes (and what follows, for one in the packet;
+    /// The argument's plain bytes (and what follows, for one in the packet;
     /// a bool's made up; empty for an int or a PackedByteArray sent alone, whose
     /// plain form is made when it is needed).
     plain: &'x [u8],
     /// A compressed argument's length in the packet.
     compressed: Option<usize>,
     fast: Fast<'x>,
+    /// The bytes a plain Godot 3 bool or int takes (`fast`).
+    used: usize,
     /// Its offset in the packet.
     at: usize,
 }
@@ -621,14 +665,18 @@ impl<'x, const G3: bool> Arg<'_, 'x, '_, G3> {
     /// The plain argument's `N` floats, as their little-endian bytes, after a 4-byte
     /// header of `tag`, if it is that.
     fn floats<const N: usize>(&self, tag: u8) -> Option<&'x [u8]> {
-        // Godot 3's tags are other; its arguments go to the decoder.
-        if G3 || self.compressed.is_some() || self.plain.get(..4)? != [tag, 0, 0, 0] {
+        if !typed_readers() || self.compressed.is_some() || self.plain.get(..4)? != [tag, 0, 0, 0] {
             return None;
         }
         self.plain.get(4..4 + 4 * N)
     }
 
-    /// A compressed int's value.
+    /// The bytes a plain Godot 3 bool or int takes.
+    fn used(&self) -> usize {
+        self.used
+    }
+
+    /// A compressed int's value, or a plain Godot 3 one's.
     fn int(&self) -> Option<i64> {
         match self.fast {
             Fast::Int(v) => Some(v),
@@ -647,8 +695,8 @@ impl<'x, const G3: bool> Arg<'_, 'x, '_, G3> {
     /// The plain argument's text, if it is a String (see [`plain_text`]), with the
     /// bytes it takes.
     fn text(&self) -> Option<(&'x str, usize)> {
-        match (self.compressed, G3) {
-            (None, false) => plain_text(self.plain),
+        match self.compressed {
+            None if typed_readers() => plain_text(self.plain),
             _ => None,
         }
     }
@@ -679,7 +727,8 @@ impl<'x, const G3: bool> Arg<'_, 'x, '_, G3> {
         let mut int = [0u8; 12];
         let array;
         let plain: &[u8] = match self.fast {
-            Fast::Int(v) => match i32::try_from(v) {
+            // Godot 3's are plain in the packet.
+            Fast::Int(v) if !G3 => match i32::try_from(v) {
                 Ok(v) => {
                     int[..4].copy_from_slice(&[2, 0, 0, 0]);
                     int[4..8].copy_from_slice(&v.to_le_bytes());
@@ -698,7 +747,7 @@ impl<'x, const G3: bool> Arg<'_, 'x, '_, G3> {
                 }
                 Err(e) => return self.finish(0, Err(e)),
             },
-            Fast::Bool(_) | Fast::Plain => {
+            Fast::Int(_) | Fast::Bool(_) | Fast::Plain => {
                 let cfg = self.seq.config();
                 let mut de = godot_bin::Deserializer::with_config(SliceRead::new(self.plain), cfg);
                 if let Some(trust) = self.seq.trust {
@@ -741,18 +790,36 @@ impl<'x, const G3: bool> Arg<'_, 'x, '_, G3> {
     }
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Unit tests: the typed readers here are off, every argument goes to the decoder.
+    static GENERAL_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether the typed readers here may read an argument: always, but in the unit
+/// tests that hold them to godot_bin's decoder.
+#[inline(always)]
+fn typed_readers() -> bool {
+    #[cfg(test)]
+    if GENERAL_ONLY.with(std::cell::Cell::get) {
+        return false;
+    }
+    true
+}
+
 /// Methods with a fast path: `$fast` gives the value when the argument is one, which
 /// took `$used` plain bytes; anything else goes through godot_bin's decoder. The
 /// visitor's own errors (an int out of its type's range) are placed as that decoder
 /// places them.
 macro_rules! fast {
-    ($($m:ident: $fast:expr, $used:literal => $visit:ident;)*) => {$(
+    ($($m:ident: $fast:expr, $used:expr => $visit:ident;)*) => {$(
         #[inline]
         fn $m<V: Visitor<'x>>(self, visitor: V) -> std::result::Result<V::Value, godot_bin::Error> {
-            match ($fast)(&self) {
+            match if typed_readers() { ($fast)(&self) } else { None } {
                 Some(v) => {
-                    let read = visitor.$visit(v);
-                    self.finish($used, read)
+                    let used = ($used)(&self);
+                    let read = visitor.$visit::<godot_bin::Error>(v).map_err(|e| e.or_at(0));
+                    self.finish(used, read)
                 }
                 None => self.general(visitor, |de, v| de.$m(v), |de, v| de.$m(v)),
             }
@@ -774,22 +841,22 @@ impl<'x, const G3: bool> Deserializer<'x> for Arg<'_, 'x, '_, G3> {
     // Every integer type as godot_bin reads an int: the i64 to the visitor, which
     // checks its own range.
     fast! {
-        deserialize_bool: |a: &Self| match a.fast { Fast::Bool(v) => Some(v), _ => None }, 0 => visit_bool;
-        deserialize_i8: Self::int, 0 => visit_i64;
-        deserialize_i16: Self::int, 0 => visit_i64;
-        deserialize_i32: Self::int, 0 => visit_i64;
-        deserialize_i64: Self::int, 0 => visit_i64;
-        deserialize_u8: Self::int, 0 => visit_i64;
-        deserialize_u16: Self::int, 0 => visit_i64;
-        deserialize_u32: Self::int, 0 => visit_i64;
-        deserialize_u64: Self::int, 0 => visit_i64;
-        deserialize_f32: Self::float, 8 => visit_f32;
-        deserialize_f64: |a: &Self| a.float().map(f64::from), 8 => visit_f64;
+        deserialize_bool: |a: &Self| match a.fast { Fast::Bool(v) => Some(v), _ => None }, Self::used => visit_bool;
+        deserialize_i8: Self::int, Self::used => visit_i64;
+        deserialize_i16: Self::int, Self::used => visit_i64;
+        deserialize_i32: Self::int, Self::used => visit_i64;
+        deserialize_i64: Self::int, Self::used => visit_i64;
+        deserialize_u8: Self::int, Self::used => visit_i64;
+        deserialize_u16: Self::int, Self::used => visit_i64;
+        deserialize_u32: Self::int, Self::used => visit_i64;
+        deserialize_u64: Self::int, Self::used => visit_i64;
+        deserialize_f32: Self::float, |_: &Self| 8 => visit_f32;
+        deserialize_f64: |a: &Self| a.float().map(f64::from), |_: &Self| 8 => visit_f64;
         // A PackedByteArray sent alone is lent as the packet's bytes, as godot_bin
         // lends one in the packet.
-        deserialize_bytes: Self::bytes, 0 => visit_borrowed_bytes;
-        deserialize_byte_buf: Self::bytes, 0 => visit_borrowed_bytes;
-        deserialize_any: Self::bytes, 0 => visit_borrowed_bytes;
+        deserialize_bytes: Self::bytes, Self::used => visit_borrowed_bytes;
+        deserialize_byte_buf: Self::bytes, Self::used => visit_borrowed_bytes;
+        deserialize_any: Self::bytes, Self::used => visit_borrowed_bytes;
     }
 
     #[inline]
@@ -802,13 +869,17 @@ impl<'x, const G3: bool> Deserializer<'x> for Arg<'_, 'x, '_, G3> {
         // A math type's visitor takes its floats as their bytes in one piece, as
         // godot_bin's decoder gives them.
         if name == VariantType::Vector3.serde_name() {
-            if let Some(v) = self.floats::<3>(VECTOR3) {
-                let read = visitor.visit_bytes(v);
+            if let Some(v) = self.floats::<3>(if G3 { VECTOR3_G3 } else { VECTOR3 }) {
+                let read = visitor
+                    .visit_bytes::<godot_bin::Error>(v)
+                    .map_err(|e| e.or_at(0));
                 return self.finish(16, read);
             }
         } else if name == VariantType::Vector2.serde_name() {
             if let Some(v) = self.floats::<2>(VECTOR2) {
-                let read = visitor.visit_bytes(v);
+                let read = visitor
+                    .visit_bytes::<godot_bin::Error>(v)
+                    .map_err(|e| e.or_at(0));
                 return self.finish(12, read);
             }
         }
@@ -827,7 +898,9 @@ impl<'x, const G3: bool> Deserializer<'x> for Arg<'_, 'x, '_, G3> {
     ) -> std::result::Result<V::Value, godot_bin::Error> {
         match self.text() {
             Some((text, used)) => {
-                let read = visitor.visit_borrowed_str(text);
+                let read = visitor
+                    .visit_borrowed_str::<godot_bin::Error>(text)
+                    .map_err(|e| e.or_at(0));
                 self.finish(used, read)
             }
             None => self.general(
@@ -950,7 +1023,130 @@ impl<'x, const G3: bool> Deserializer<'x> for ArgList<'_, 'x, '_, G3> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use quickcheck::{QuickCheck, TestResult};
+    use quickcheck::{Arbitrary, Gen, QuickCheck, TestResult};
+
+    /// A string argument that must be "dash": its visitor refuses anything else (a
+    /// visitor's own error, which the decoder places at the argument).
+    #[derive(Debug)]
+    struct Dash;
+
+    impl<'de> Deserialize<'de> for Dash {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Dash, D::Error> {
+            struct V;
+            impl Visitor<'_> for V {
+                type Value = Dash;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("\"dash\"")
+                }
+                fn visit_str<E: de::Error>(self, s: &str) -> std::result::Result<Dash, E> {
+                    match s {
+                        "dash" => Ok(Dash),
+                        _ => Err(E::invalid_value(de::Unexpected::Str(s), &self)),
+                    }
+                }
+            }
+            d.deserialize_str(V)
+        }
+    }
+
+    /// An argument of a type the typed readers read, mostly.
+    #[derive(Clone, Debug)]
+    struct Typed(Variant);
+
+    impl Arbitrary for Typed {
+        fn arbitrary(g: &mut Gen) -> Self {
+            let int = |g: &mut Gen| -> i64 {
+                *g.choose(&[0, 1, -1, 255, 256, -129, 65535, 1 << 31, i64::MIN, i64::MAX])
+                    .unwrap()
+            };
+            Typed(match u8::arbitrary(g) % 9 {
+                0 => Variant::Bool(bool::arbitrary(g)),
+                1 => Variant::Int(int(g)),
+                2 => Variant::Int(i64::arbitrary(g)),
+                3 => Variant::Float(f64::from(f32::arbitrary(g))),
+                4 => Variant::Float(f64::arbitrary(g)),
+                5 => Variant::from(*g.choose(&["dash", "", "run", "\u{feff}dash"]).unwrap()),
+                6 => Variant::Vector2(Vector2::new(f32::arbitrary(g), 1.5)),
+                7 => Variant::Vector3(Vector3::new(f32::arbitrary(g), -2.0, 0.5)),
+                _ => Variant::Nil,
+            })
+        }
+    }
+
+    /// Every typed reader gives what godot_bin's decoder gives with the readers off:
+    /// the same value, or the same error, its message and every offset included (a
+    /// value its visitor refuses: an int out of a `u8`'s range, a string that is not
+    /// "dash"), for Godot 4's compressed and plain arguments and Godot 3's plain
+    /// ones, whole and with a byte changed.
+    #[test]
+    fn the_typed_readers_read_as_the_decoder() {
+        fn prop(args: Vec<Typed>, g3: bool, change: Option<(usize, u8)>) -> TestResult {
+            if args.is_empty() || args.len() > 255 {
+                return TestResult::discard();
+            }
+            let args: Vec<Variant> = args.into_iter().map(|a| a.0).collect();
+            let mut bytes = Vec::new();
+            if g3 {
+                let cfg = Config::new().dialect(Dialect::Godot3);
+                for a in &args {
+                    cfg.to_vec_into(a, &mut bytes).unwrap();
+                }
+            } else {
+                encode(&args, &mut bytes).unwrap();
+            }
+            if let Some((at, b)) = change {
+                let at = at % bytes.len();
+                bytes[at] = b;
+            }
+            fn both<'x, T: Deserialize<'x> + std::fmt::Debug>(
+                bytes: &'x [u8],
+                argc: usize,
+                g3: bool,
+            ) -> (String, String) {
+                let read = || match g3 {
+                    true => format!("{:?}", get_in::<T, true>(bytes, 0, argc)),
+                    false => format!("{:?}", get_in::<T, false>(bytes, 0, argc)),
+                };
+                let typed = read();
+                GENERAL_ONLY.with(|g| g.set(true));
+                let general = read();
+                GENERAL_ONLY.with(|g| g.set(false));
+                (typed, general)
+            }
+            macro_rules! agree {
+                ($($t:ty),*) => {$(
+                    let (typed, general) = both::<$t>(&bytes, args.len(), g3);
+                    if typed != general {
+                        return TestResult::error(format!(
+                            "{} from {args:?} (Godot 3: {g3}): {typed}, by the decoder {general}",
+                            stringify!($t)
+                        ));
+                    }
+                )*};
+            }
+            agree!(
+                (bool,),
+                (i64,),
+                (u8,),
+                (i8, bool),
+                (u64,),
+                (f32,),
+                (f64,),
+                (Vector2,),
+                (Vector3,),
+                (&str,),
+                (String,),
+                (Dash,),
+                (Vector3, &str, i8, bool),
+                (u16, u16, u16, u16),
+                Vec<Variant>
+            );
+            TestResult::passed()
+        }
+        QuickCheck::new()
+            .tests(4000)
+            .quickcheck(prop as fn(Vec<Typed>, bool, Option<(usize, u8)>) -> TestResult);
+    }
 
     /// The word-at-a-time NUL test finds a NUL at every place of every length up to
     /// past the long-string cut-over, next to the bytes whose borrows could mislead a
@@ -1088,14 +1284,22 @@ mod tests {
     /// values of those types written by the encoder.
     #[test]
     fn the_fast_path_agrees_with_the_decoder() {
-        fn prop(kind: u8, wide: bool, body: Vec<u8>) -> TestResult {
-            let kind = [0u8, 1, 2, 3, 4, 5, 9][usize::from(kind) % 7];
+        fn prop(kind: u8, wide: bool, body: Vec<u8>, g3: bool) -> TestResult {
+            // Godot 3's tags, and the tags of Godot 4's Vector3 in both.
+            let kind = [0u8, 1, 2, 3, 4, 5, 7, 9][usize::from(kind) % 8];
             let mut b = vec![kind, 0, u8::from(wide), 0];
             b.extend_from_slice(&body);
-            let Some((v, used)) = fast(&b) else {
+            let (fast, dialect) = match g3 {
+                true => (fast_in::<true>(&b), Dialect::Godot3),
+                false => (fast(&b), Dialect::Godot4),
+            };
+            let Some((v, used)) = fast else {
                 return TestResult::discard();
             };
-            match config().take_from_slice::<Variant>(&b) {
+            match Config::new()
+                .dialect(dialect)
+                .take_from_slice::<Variant>(&b)
+            {
                 Ok((w, n)) => {
                     TestResult::from_bool(n == used && format!("{v:?}") == format!("{w:?}"))
                 }
@@ -1105,7 +1309,7 @@ mod tests {
         QuickCheck::new()
             .tests(20_000)
             .max_tests(200_000)
-            .quickcheck(prop as fn(u8, bool, Vec<u8>) -> TestResult);
+            .quickcheck(prop as fn(u8, bool, Vec<u8>, bool) -> TestResult);
 
         let cfg = config();
         let values = [
@@ -1132,13 +1336,20 @@ mod tests {
                 );
             }
         }
-        // The common ones do take the fast path.
+        // The common ones do take the fast path, in both dialects.
+        let cfg3 = Config::new().dialect(Dialect::Godot3);
         for v in [
             Variant::Int(3),
             Variant::String("hi".into()),
             Variant::Vector3(Vector3::new(1.0, 2.0, 3.0)),
         ] {
             assert!(fast(&cfg.to_vec(&v).unwrap()).is_some(), "{v:?}");
+            let b = cfg3.to_vec(&v).unwrap();
+            assert_eq!(
+                fast_in::<true>(&b).map(|(f, n)| (format!("{f:?}"), n)),
+                Some((format!("{v:?}"), b.len())),
+                "Godot 3: {v:?}"
+            );
         }
     }
 
