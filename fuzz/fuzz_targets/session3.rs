@@ -7,12 +7,13 @@
 //! 4), op 0xF0.. disconnects or reconnects one instead, 0xE0.. makes the server call,
 //! 0xC0.. makes that client the network master of `Game`, 0xD0.. receives the packet
 //! with `receive_call3`: its call's arguments, read in place as Variants, must be
-//! `Args::to_variants`'s, or fail at the same byte; read as a tuple too.
+//! `Args::to_variants`'s, or fail at the same byte; read as tuples too, one of the
+//! types the typed readers read agreeing with `Call::args` on those `Variant`s.
 #![no_main]
 
-use godot_bin::{Variant, Vector3};
+use godot_bin::{Variant, Vector2, Vector3};
 use godot_bin_multiplayer::godot3::Packet;
-use godot_bin_multiplayer::{Delivery, Event, Protocol, RpcMode, Scene, Session, Target};
+use godot_bin_multiplayer::{Call, Delivery, Event, Protocol, RpcMode, Scene, Session, Target};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -51,6 +52,20 @@ fuzz_target!(|data: &[u8]| {
                         _ => panic!("in place {typed:?}, as Variants {variants:?}"),
                     }
                     let _ = call.args.get::<(i64, String, Vector3)>();
+                    if let Ok(args) = variants {
+                        type Typed = (bool, u8, f32, Vector2, i64);
+                        let event = Call {
+                            from: peer,
+                            node: "Game".into(),
+                            method: "m".into(),
+                            args,
+                        };
+                        let (a, b) = (call.args.get::<Typed>(), event.args::<Typed>());
+                        assert_eq!(a.is_ok(), b.is_ok(), "in place {a:?}, as Variants {b:?}");
+                        if let (Ok(a), Ok(b)) = (a, b) {
+                            assert_eq!(format!("{a:?}"), format!("{b:?}"));
+                        }
+                    }
                 }
                 Ok(None) => {}
                 Err(e) => {

@@ -455,7 +455,29 @@ impl WsHeader {
 
 #[cfg(test)]
 mod tests {
-    use super::names;
+    use super::*;
+
+    /// A method name is its bytes up to the NUL, exactly, and bytes that are not
+    /// UTF-8 are refused where they stop being it.
+    #[test]
+    fn a_method_name_reads_as_its_bytes() {
+        let long = "n".repeat(100);
+        for name in ["move", "x", "", "héllo", "a\u{feff}", &long] {
+            let mut b = name.as_bytes().to_vec();
+            b.extend_from_slice(b"\0rest");
+            let mut r = Reader::new(&b, 0);
+            assert_eq!(cstr(&mut r, "method name").unwrap(), name);
+            assert_eq!(r.pos, name.len() + 1);
+        }
+        let mut r = Reader::new(b"mo\xffve\0", 0);
+        let e = cstr(&mut r, "method name").unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::Utf8("method name")), "{e}");
+        assert_eq!(e.offset(), 2);
+        let mut r = Reader::new(b"move", 0);
+        let e = cstr(&mut r, "method name").unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::Unterminated), "{e}");
+        assert_eq!(e.offset(), 0);
+    }
 
     #[test]
     fn a_header_target_names_a_peer_all_or_all_but_one() {
