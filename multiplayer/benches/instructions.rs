@@ -164,16 +164,7 @@ fn in_place(s: &mut Setup, borrowed: bool) {
         .receive_call(2, Delivery::default(), black_box(&s.packet))
         .unwrap()
         .unwrap();
-    match call.method {
-        "move" => drop(black_box(
-            call.args.get::<(Vector3, Vector3, i64, bool)>().unwrap(),
-        )),
-        "chat" if borrowed => drop(black_box(call.args.get::<(&str, i64)>().unwrap())),
-        "chat" => drop(black_box(call.args.get::<(String, i64)>().unwrap())),
-        _ => drop(black_box(
-            call.args.get::<(BTreeMap<i64, Unit>, i64)>().unwrap(),
-        )),
-    }
+    handle!(call, "chat" if borrowed => drop(black_box(call.args.get::<(&str, i64)>().unwrap())))
 }
 
 /// [`in_place`] of a Godot 3 call (`receive_call3`).
@@ -184,15 +175,7 @@ fn in_place3(s: &mut Setup) {
         .receive_call3(2, Delivery::default(), black_box(&s.packet))
         .unwrap()
         .unwrap();
-    match call.method {
-        "move" => drop(black_box(
-            call.args.get::<(Vector3, Vector3, i64, bool)>().unwrap(),
-        )),
-        "chat" => drop(black_box(call.args.get::<(String, i64)>().unwrap())),
-        _ => drop(black_box(
-            call.args.get::<(BTreeMap<i64, Unit>, i64)>().unwrap(),
-        )),
-    }
+    handle!(call)
 }
 
 #[inline(never)]

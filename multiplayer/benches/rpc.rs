@@ -110,16 +110,7 @@ fn session(c: &mut Criterion) {
                     .receive_call(2, Delivery::default(), black_box(&packet))
                     .unwrap()
                     .unwrap();
-                // What each handler takes its arguments as.
-                match call.method {
-                    "move" => drop(black_box(
-                        call.args.get::<(Vector3, Vector3, i64, bool)>().unwrap(),
-                    )),
-                    "chat" => drop(black_box(call.args.get::<(String, i64)>().unwrap())),
-                    _ => drop(black_box(
-                        call.args.get::<(BTreeMap<i64, Unit>, i64)>().unwrap(),
-                    )),
-                }
+                handle!(call)
             })
         });
         // A handler that takes the text as it lies in the packet, with no allocation.

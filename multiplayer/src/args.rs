@@ -20,6 +20,15 @@ pub(crate) const VECTOR3: u8 = 9;
 /// Godot 3's Vector3 tag (its bool, int, float, String and Vector2 tags are Godot 4's).
 const VECTOR3_G3: u8 = 7;
 
+/// The Vector3 tag of Godot 4, or (`G3`) of Godot 3.
+const fn vector3<const G3: bool>() -> u8 {
+    if G3 {
+        VECTOR3_G3
+    } else {
+        VECTOR3
+    }
+}
+
 pub(crate) fn config() -> Config {
     Config::new().dialect(Dialect::Godot4)
 }
@@ -338,11 +347,7 @@ pub(crate) fn fast_in<const G3: bool>(b: &[u8]) -> Option<(Variant, usize)> {
             (Variant::String(text.to_owned()), used)
         }
         (5, false) => (Variant::Vector2(Vector2::new(f32_at(4)?, f32_at(8)?)), 12),
-        (9, false) if !G3 => (
-            Variant::Vector3(Vector3::new(f32_at(4)?, f32_at(8)?, f32_at(12)?)),
-            16,
-        ),
-        (7, false) if G3 => (
+        (tag, false) if tag == u32::from(vector3::<G3>()) => (
             Variant::Vector3(Vector3::new(f32_at(4)?, f32_at(8)?, f32_at(12)?)),
             16,
         ),
@@ -537,7 +542,6 @@ impl<'x, const G3: bool> Seq<'x, '_, G3> {
                 plain: &[],
                 compressed: Some(self.bytes.len()),
                 fast: Fast::Bytes(self.bytes),
-                used: 0,
                 at,
                 seq: self,
             });
@@ -547,12 +551,10 @@ impl<'x, const G3: bool> Seq<'x, '_, G3> {
         // reads them (a missing one included).
         if G3 {
             let plain = &self.bytes[at..];
-            let (fast, used) = plain3(plain);
             return seed.deserialize(Arg {
                 plain,
                 compressed: None,
-                fast,
-                used,
+                fast: plain3(plain),
                 at,
                 seq: self,
             });
@@ -567,7 +569,6 @@ impl<'x, const G3: bool> Seq<'x, '_, G3> {
                     plain: if v { &TRUE } else { &FALSE },
                     compressed: Some(1),
                     fast: Fast::Bool(v),
-                    used: 0,
                     at,
                     seq: self,
                 }
@@ -585,7 +586,6 @@ impl<'x, const G3: bool> Seq<'x, '_, G3> {
                     plain: &[],
                     compressed: Some(1 + n),
                     fast: Fast::Int(v),
-                    used: 0,
                     at,
                     seq: self,
                 }
@@ -596,7 +596,6 @@ impl<'x, const G3: bool> Seq<'x, '_, G3> {
                 plain: &self.bytes[at..],
                 compressed: None,
                 fast: Fast::Plain,
-                used: 0,
                 at,
                 seq: self,
             },
@@ -606,22 +605,22 @@ impl<'x, const G3: bool> Seq<'x, '_, G3> {
 }
 
 /// A plain Godot 3 bool or int at the start of `b`, as godot_bin's decoder reads
-/// one into a bool or an integer type, and the bytes it takes; `Fast::Plain` for
-/// anything else.
+/// one into a bool or an integer type (the bytes it takes: [`Arg::used`]);
+/// `Fast::Plain` for anything else.
 #[inline(always)]
-fn plain3(b: &[u8]) -> (Fast<'_>, usize) {
+fn plain3(b: &[u8]) -> Fast<'_> {
     let Some(&head) = b.first_chunk::<8>() else {
-        return (Fast::Plain, 0);
+        return Fast::Plain;
     };
     let word = u32::from_le_bytes([head[4], head[5], head[6], head[7]]);
     match head[..4] {
-        [BOOL, 0, 0, 0] => (Fast::Bool(word != 0), 8),
-        [INT, 0, 0, 0] => (Fast::Int(i64::from(word as i32)), 8),
+        [BOOL, 0, 0, 0] => Fast::Bool(word != 0),
+        [INT, 0, 0, 0] => Fast::Int(i64::from(word as i32)),
         [INT, 0, 1, 0] => match b.get(4..12).and_then(|v| <[u8; 8]>::try_from(v).ok()) {
-            Some(v) => (Fast::Int(i64::from_le_bytes(v)), 12),
-            None => (Fast::Plain, 0),
+            Some(v) => Fast::Int(i64::from_le_bytes(v)),
+            None => Fast::Plain,
         },
-        _ => (Fast::Plain, 0),
+        _ => Fast::Plain,
     }
 }
 
@@ -650,8 +649,6 @@ struct Arg<'s, 'x, 't, const G3: bool> {
     /// A compressed argument's length in the packet.
     compressed: Option<usize>,
     fast: Fast<'x>,
-    /// The bytes a plain Godot 3 bool or int takes (`fast`).
-    used: usize,
     /// Its offset in the packet.
     at: usize,
 }
@@ -671,9 +668,13 @@ impl<'x, const G3: bool> Arg<'_, 'x, '_, G3> {
         self.plain.get(4..4 + 4 * N)
     }
 
-    /// The bytes a plain Godot 3 bool or int takes.
+    /// The bytes a plain Godot 3 bool or int takes: 12 for a 64-bit int (its header's
+    /// flag), else 8. (A compressed argument's length is `compressed`.)
     fn used(&self) -> usize {
-        self.used
+        match self.plain.get(2) {
+            Some(1) => 12,
+            _ => 8,
+        }
     }
 
     /// A compressed int's value, or a plain Godot 3 one's.
@@ -869,7 +870,7 @@ impl<'x, const G3: bool> Deserializer<'x> for Arg<'_, 'x, '_, G3> {
         // A math type's visitor takes its floats as their bytes in one piece, as
         // godot_bin's decoder gives them.
         if name == VariantType::Vector3.serde_name() {
-            if let Some(v) = self.floats::<3>(if G3 { VECTOR3_G3 } else { VECTOR3 }) {
+            if let Some(v) = self.floats::<3>(vector3::<G3>()) {
                 let read = visitor
                     .visit_bytes::<godot_bin::Error>(v)
                     .map_err(|e| e.or_at(0));

@@ -1,6 +1,6 @@
 // The RPC cases shared by `benches/rpc.rs` (criterion) and `benches/instructions.rs`
 // (callgrind counts). Included with `include!`, so the including file imports
-// `BTreeMap`, `Dictionary`, `Variant` and `Vector3`.
+// `BTreeMap`, `black_box`, `Dictionary`, `Variant` and `Vector3`.
 
 /// The node's rpc methods, as `multiplayer/tests/oracle/bench_game4.gd` declares them.
 const METHODS: [&str; 3] = ["chat", "move", "state"];
@@ -12,6 +12,24 @@ struct Unit {
     hp: i64,
     pos: Vector3,
     name: String,
+}
+
+/// What each case's handler takes its arguments as, read from `$call` (a call read
+/// in place, with either engine's arguments), after any arms given first; the
+/// including file imports `black_box` too.
+macro_rules! handle {
+    ($call:ident $(, $extra:pat $(if $guard:expr)? => $arm:expr)*) => {
+        match $call.method {
+            $($extra $(if $guard)? => $arm,)*
+            "move" => drop(black_box(
+                $call.args.get::<(Vector3, Vector3, i64, bool)>().unwrap(),
+            )),
+            "chat" => drop(black_box($call.args.get::<(String, i64)>().unwrap())),
+            _ => drop(black_box(
+                $call.args.get::<(BTreeMap<i64, Unit>, i64)>().unwrap(),
+            )),
+        }
+    };
 }
 
 /// The state snapshot as a Rust server holds it (the same bytes as `cases()`'s).
