@@ -25,7 +25,7 @@ use godot_bin::{Config, Dialect, Variant};
 use serde::Deserialize;
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::reader::Reader;
+use crate::reader::{engine_text, put_cstr, put_text, Reader};
 use crate::NodeRef;
 
 pub(crate) const REMOTE_CALL: u8 = 0;
@@ -40,6 +40,11 @@ fn config() -> Config {
 }
 
 /// One Godot 3 MultiplayerAPI packet.
+///
+/// Node paths, method and property names are the text the engine reads from the
+/// bytes: it drops one leading BOM, so decoding does too, and encoding writes a
+/// leading BOM twice, so that the engine reads the name given. `ConfirmPath` is the
+/// exception: the engine writes there the path as it holds it, BOM and all.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Packet {
     /// `rpc()` and friends.
@@ -113,7 +118,10 @@ impl Packet {
                     path: r.last_cstr("node path")?,
                 }
             }
-            CONFIRM_PATH => Packet::ConfirmPath(r.last_cstr("node path")?),
+            // The path as the peer holds it, read from the SIMPLIFY_PATH it confirms
+            // (a leading BOM the sender wrote twice is one here), written out as it is:
+            // read as it is, it is the path that was sent.
+            CONFIRM_PATH => Packet::ConfirmPath(r.last_text("node path")?.to_owned()),
             RAW => Packet::Raw(crate::scene4::raw_bytes(r.rest())?.to_vec()),
             c => return Err(Error::at(ErrorKind::UnknownCommand(c), 0)),
         };
@@ -167,7 +175,7 @@ impl Packet {
             }
             Packet::ConfirmPath(path) => {
                 out.push(CONFIRM_PATH);
-                put_cstr(path, out)?;
+                put_text(path, out)?;
             }
             Packet::Raw(b) => {
                 out.push(RAW);
@@ -322,7 +330,7 @@ fn cstr<'a>(r: &mut Reader<'a>, what: &'static str) -> Result<&'a str> {
     let s = std::str::from_utf8(&rest[..len])
         .map_err(|e| Error::at(ErrorKind::Utf8(what), at + e.valid_up_to()))?;
     r.pos += len + 1;
-    Ok(s)
+    Ok(engine_text(s))
 }
 
 /// One plain Variant at `r` (argument `index`, for errors), by godot_bin's decoder.
@@ -343,15 +351,6 @@ fn put_variant(cfg: &Config, v: &Variant, index: usize, out: &mut Vec<u8>) -> Re
     cfg.to_vec_into(v, out)
         .map(drop)
         .map_err(|source| Error::at(ErrorKind::Argument { index, source }, at))
-}
-
-fn put_cstr(s: &str, out: &mut Vec<u8>) -> Result<()> {
-    if s.as_bytes().contains(&0) {
-        return Err(Error::at(ErrorKind::Unterminated, 0));
-    }
-    out.extend_from_slice(s.as_bytes());
-    out.push(0);
-    Ok(())
 }
 
 fn head(cmd: u8, node: &NodeRef, name: &str, out: &mut Vec<u8>) -> Result<()> {
@@ -457,8 +456,9 @@ impl WsHeader {
 mod tests {
     use super::*;
 
-    /// A method name is its bytes up to the NUL, exactly, and bytes that are not
-    /// UTF-8 are refused where they stop being it.
+    /// A method name is its bytes up to the NUL, but for one leading BOM (which the
+    /// engine drops), and bytes that are not UTF-8 are refused where they stop being
+    /// it.
     #[test]
     fn a_method_name_reads_as_its_bytes() {
         let long = "n".repeat(100);
@@ -468,6 +468,13 @@ mod tests {
             let mut r = Reader::new(&b, 0);
             assert_eq!(cstr(&mut r, "method name").unwrap(), name);
             assert_eq!(r.pos, name.len() + 1);
+        }
+        for (wire, name) in [("\u{feff}move", "move"), ("\u{feff}\u{feff}x", "\u{feff}x")] {
+            let mut b = wire.as_bytes().to_vec();
+            b.push(0);
+            let mut r = Reader::new(&b, 0);
+            assert_eq!(cstr(&mut r, "method name").unwrap(), name);
+            assert_eq!(r.pos, b.len());
         }
         let mut r = Reader::new(b"mo\xffve\0", 0);
         let e = cstr(&mut r, "method name").unwrap_err();
@@ -487,5 +494,30 @@ mod tests {
         assert!(!names(-1, 1) && names(-1, 7));
         // -i32::MIN is no peer's id: it excludes no one.
         assert!(names(i32::MIN, 1) && names(i32::MIN, i32::MAX));
+    }
+
+    /// A leading BOM in a path or a name is written twice, so that what decodes (as
+    /// the engine reads it, one BOM dropped) is the name given; a confirmed path is
+    /// written and read as it is.
+    #[test]
+    fn names_with_a_leading_bom_come_back_as_given() {
+        let bom = "\u{feff}";
+        let call = Packet::Call(RemoteCall {
+            node: NodeRef::Path(format!("{bom}Game")),
+            method: format!("{bom}greet"),
+            args: vec![],
+        });
+        let simplify = Packet::SimplifyPath {
+            id: 7,
+            path: format!("{bom}Game"),
+        };
+        let confirm = Packet::ConfirmPath(format!("{bom}Game"));
+        for p in [call, simplify, confirm] {
+            let bytes = p.encode().unwrap();
+            let doubled = format!("{bom}{bom}Game").into_bytes();
+            let twice = bytes.windows(doubled.len()).any(|w| w == doubled);
+            assert_eq!(twice, !matches!(p, Packet::ConfirmPath(_)), "{p:?}");
+            assert_eq!(Packet::decode(&bytes).unwrap(), p);
+        }
     }
 }

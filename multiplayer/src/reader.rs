@@ -51,8 +51,14 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// A NUL-terminated UTF-8 string that must end the packet exactly.
+    /// A NUL-terminated UTF-8 string that must end the packet exactly, without one
+    /// leading BOM ([`engine_text`]).
     pub(crate) fn last_cstr(&mut self, what: &'static str) -> Result<String> {
+        Ok(engine_text(self.last_text(what)?).to_owned())
+    }
+
+    /// A NUL-terminated UTF-8 string that must end the packet exactly, as it is.
+    pub(crate) fn last_text(&mut self, what: &'static str) -> Result<&'a str> {
         let at = self.pos;
         let rest = &self.bytes[self.pos..];
         let Some((&0, body)) = rest.split_last() else {
@@ -64,7 +70,7 @@ impl<'a> Reader<'a> {
         let s = std::str::from_utf8(body)
             .map_err(|e| Error::at(ErrorKind::Utf8(what), at + e.valid_up_to()))?;
         self.pos = self.bytes.len();
-        Ok(s.to_owned())
+        Ok(s)
     }
 
     pub(crate) fn rest(&mut self) -> &'a [u8] {
@@ -79,4 +85,36 @@ impl<'a> Reader<'a> {
             n => Err(Error::at(ErrorKind::Trailing(n), self.pos)),
         }
     }
+}
+
+/// A node path's, spawned node's name's or (Godot 3) method name's text as the engine
+/// takes it (`String::parse_utf8`, Godot 3.6 and 4.6 alike): one leading BOM dropped.
+/// Paths and method names are checked against both engines by `tests/bom_engines.rs`;
+/// the engine reads a spawned node's name with the same function.
+pub(crate) fn engine_text(s: &str) -> &str {
+    s.strip_prefix('\u{feff}').unwrap_or(s)
+}
+
+/// `s` and its NUL, as the engine reads back `s` ([`engine_text`]): a leading BOM
+/// written twice. A NUL inside would cut it short on the other side.
+pub(crate) fn put_cstr(s: &str, out: &mut Vec<u8>) -> Result<()> {
+    if s.starts_with('\u{feff}') && !s.as_bytes().contains(&0) {
+        out.extend_from_slice("\u{feff}".as_bytes());
+    }
+    put_text(s, out)
+}
+
+/// `s` and its NUL, as it is.
+pub(crate) fn put_text(s: &str, out: &mut Vec<u8>) -> Result<()> {
+    if s.as_bytes().contains(&0) {
+        return Err(Error::at(ErrorKind::Unterminated, 0));
+    }
+    out.extend_from_slice(s.as_bytes());
+    out.push(0);
+    Ok(())
+}
+
+/// How many bytes [`put_cstr`] writes for `s`.
+pub(crate) fn cstr_len(s: &str) -> usize {
+    s.len() + 1 + if s.starts_with('\u{feff}') { 3 } else { 0 }
 }

@@ -267,7 +267,7 @@ impl Spawn {
         };
         let count = u32::try_from(self.sync_ids.len())
             .map_err(|_| Error::at(ErrorKind::TooLarge("the synchronizer count"), 0))?;
-        let name_len = u32::try_from(self.name.len() + 1)
+        let name_len = u32::try_from(crate::reader::cstr_len(&self.name))
             .map_err(|_| Error::at(ErrorKind::TooLarge("the node name"), 0))?;
         out.push(crate::scene4::SPAWN);
         out.push(scene);
@@ -277,7 +277,7 @@ impl Spawn {
         for id in &self.sync_ids {
             out.extend_from_slice(&id.to_le_bytes());
         }
-        crate::scene4::cstr(&self.name, out)?;
+        crate::reader::put_cstr(&self.name, out)?;
         if let SpawnSource::Custom(arg) = &self.source {
             sized(out, |out| args::encode(std::slice::from_ref(arg), out))?;
         }

@@ -9,7 +9,7 @@ use serde::de::Deserialize;
 
 use crate::args;
 use crate::error::{Error, ErrorKind, Result};
-use crate::reader::Reader;
+use crate::reader::{put_cstr, Reader};
 use crate::replication::{Delta, Spawn, Sync};
 
 const CMD_MASK: u8 = 0x07;
@@ -33,6 +33,10 @@ const PATH_FLAG: u32 = 0x8000_0000;
 const PACKED_BYTE_ARRAY: u8 = 29;
 
 /// One SceneMultiplayer packet.
+///
+/// Node paths are the text the engine reads from the bytes: it drops one leading
+/// BOM, so decoding does too, and encoding writes a leading BOM twice, so that the
+/// engine reads the path given.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Packet {
     /// An RPC: `rpc()` / `rpc_id()` of an `@rpc` method.
@@ -237,7 +241,7 @@ impl Packet {
                 out.extend_from_slice(checksum.as_bytes());
                 out.push(0);
                 out.extend_from_slice(&id.to_le_bytes());
-                cstr(path, out)?;
+                put_cstr(path, out)?;
             }
             Packet::ConfirmPath { valid, id } => {
                 out.extend_from_slice(&[CONFIRM_PATH, u8::from(*valid)]);
@@ -286,16 +290,6 @@ fn tagged(cmd: u8, b: &[u8], out: &mut Vec<u8>) {
 fn peer(kind: u8, id: i32, out: &mut Vec<u8>) {
     out.extend_from_slice(&[SYS, kind]);
     out.extend_from_slice(&id.to_le_bytes());
-}
-
-/// `s` and its NUL; a NUL inside would cut the path short on the other side.
-pub(crate) fn cstr(s: &str, out: &mut Vec<u8>) -> Result<()> {
-    if s.as_bytes().contains(&0) {
-        return Err(Error::at(ErrorKind::Unterminated, 0));
-    }
-    out.extend_from_slice(s.as_bytes());
-    out.push(0);
-    Ok(())
 }
 
 /// Whether the arguments go in the count-less form: none, or one PackedByteArray
@@ -387,7 +381,7 @@ pub(crate) fn write_call(
             .filter(|o| o & PATH_FLAG == 0)
             .ok_or_else(|| Error::at(ErrorKind::TooLarge("a call of 2 GiB"), 0))?;
         out[start + 1..start + 5].copy_from_slice(&(PATH_FLAG | offset).to_le_bytes());
-        cstr(path, out)?;
+        put_cstr(path, out)?;
     }
     Ok(())
 }

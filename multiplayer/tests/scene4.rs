@@ -396,3 +396,43 @@ fn arguments_holding_full_objects_are_refused_and_others_written_whole() {
         .tests(3000)
         .quickcheck(prop as fn(Case, bool) -> bool);
 }
+
+/// A leading BOM in a path is written twice, so that what decodes (as the engine
+/// reads it, one BOM dropped: tests/bom_engines.rs) is the path given; one that is
+/// there once is read without it.
+#[test]
+fn paths_with_a_leading_bom_come_back_as_given() {
+    let bom = "\u{feff}";
+    let simplify = Packet::SimplifyPath {
+        checksum: "0".repeat(32),
+        id: 1,
+        path: format!("{bom}Game"),
+    };
+    let call = Packet::Call(RemoteCall {
+        node: NodeRef::Path(format!("{bom}Game")),
+        method: 0,
+        args: vec![Variant::Bool(true)],
+    });
+    for p in [simplify, call] {
+        let bytes = p.encode().unwrap();
+        let doubled = format!("{bom}{bom}Game\0").into_bytes();
+        assert!(bytes.ends_with(&doubled), "{p:?}");
+        assert_eq!(Packet::decode(&bytes).unwrap(), p);
+        // As a Godot client sends its node "\u{feff}Game": the server's "Game".
+        let once = [
+            &bytes[..bytes.len() - doubled.len()],
+            "\u{feff}Game\0".as_bytes(),
+        ]
+        .concat();
+        let read = Packet::decode(&once).unwrap();
+        let path = match &read {
+            Packet::SimplifyPath { path, .. } => path,
+            Packet::Call(RemoteCall {
+                node: NodeRef::Path(path),
+                ..
+            }) => path,
+            p => panic!("{p:?}"),
+        };
+        assert_eq!(path, "Game");
+    }
+}
