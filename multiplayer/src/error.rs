@@ -144,7 +144,8 @@ pub enum ErrorKind {
     /// server sends, a relay to a client, a SYS packet inside a relay).
     #[error("{0} is not accepted here")]
     Unexpected(&'static str),
-    /// A node path that the scene does not declare.
+    /// A node path that the scene does not declare. Received from a peer, the packet
+    /// is dropped, as Godot drops it, and the peer kept ([`Event::Dropped`](crate::Event)).
     #[error("no node {0:?} in the scene")]
     UnknownNode(String),
     /// A replicated node that the [`Replicator`](crate::Replicator) does not have
@@ -203,10 +204,13 @@ pub enum ErrorKind {
         "more than {0} SIMPLIFY_PATHs in a row for nodes with an id already (a path cache flood)"
     )]
     CacheFlood(usize),
-    /// A method id beyond the node's rpc names.
+    /// A method id beyond the node's rpc names. Received from a peer, the call is
+    /// dropped, as Godot drops it, and the peer kept ([`Event::Dropped`](crate::Event)).
     #[error("method id {0} is not one of the node's rpc methods")]
     UnknownMethod(u16),
-    /// A method name that is not among the node's rpc names.
+    /// A method name that is not among the node's rpc names. Received from a Godot 3
+    /// peer, the call is dropped, as Godot 3 drops it (its mode is "disabled"), and the
+    /// peer kept ([`Event::Dropped`](crate::Event)).
     #[error("{0:?} is not one of the node's rpc methods")]
     UnknownMethodName(String),
     /// Rpc arguments that do not serialize to a sequence (use a tuple).

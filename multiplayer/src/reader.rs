@@ -92,7 +92,11 @@ impl<'a> Reader<'a> {
 /// Paths and method names are checked against both engines by `tests/bom_engines.rs`;
 /// the engine reads a spawned node's name with the same function.
 pub(crate) fn engine_text(s: &str) -> &str {
-    s.strip_prefix('\u{feff}').unwrap_or(s)
+    // By its bytes: `strip_prefix` took 8 instructions more a Godot 3 call.
+    match s.as_bytes() {
+        [0xEF, 0xBB, 0xBF, ..] => &s[3..],
+        _ => s,
+    }
 }
 
 /// `s` and its NUL, as the engine reads back `s` ([`engine_text`]): a leading BOM

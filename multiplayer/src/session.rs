@@ -242,6 +242,9 @@ pub enum Event {
     ///   ([`ErrorKind::ForgottenCacheId`](crate::ErrorKind)): the node was made again
     ///   twice while the call was on its way;
     /// - a call its method's mode does not allow from its sender ([`RpcMode`]);
+    /// - a call of a node or method the scene does not have (a method name, in Godot
+    ///   3; an id past the node's, in Godot 4), and a SIMPLIFY_PATH or Godot 3
+    ///   CONFIRM_PATH of a node it does not have (no CONFIRM_PATH goes back);
     /// - a relay or peer notice while the server relay is off;
     /// - anything but an auth message from a peer still authenticating.
     Dropped {
@@ -774,8 +777,10 @@ impl Session {
     /// Handles one payload from `from`, which came with `delivery`. An error means
     /// the peer sent what a Godot peer never sends: drop it ([`disconnect`]). At a
     /// client, what another client sent (relayed) is never an error: a refused
-    /// packet of theirs is [`Event::Dropped`]. A call by a cache id that its sender
-    /// has replaced twice since is not an error either, but [`Event::Dropped`].
+    /// packet of theirs is [`Event::Dropped`]. What the engine drops with an error
+    /// line and goes on is not an error either, but [`Event::Dropped`] (a call by a
+    /// cache id that its sender has replaced twice since, a call of a node or method
+    /// the scene does not have: the list is there).
     ///
     /// [`disconnect`]: Session::disconnect
     pub fn receive(&mut self, from: i32, delivery: Delivery, bytes: &[u8]) -> Result<()> {
@@ -799,8 +804,8 @@ impl Session {
     /// calls, which [`receive_call3`](Session::receive_call3) reads in place) is
     /// received as `receive` receives it, and gives `None`.
     ///
-    /// A call to an unknown node or method is refused here, as `receive` refuses it,
-    /// and one its method's mode does not allow is dropped ([`Event::Dropped`], `None`).
+    /// A call to an unknown node or method, or one its method's mode does not allow, is
+    /// dropped here, as `receive` drops it ([`Event::Dropped`], `None`).
     /// Its arguments are read only when the handler reads them ([`Args::get`],
     /// [`Args::to_variants`]): `receive` refuses a call whose arguments do not
     /// decode (after its node, method and mode, as the engine), and reading them
@@ -842,6 +847,11 @@ impl Session {
                     Err(e) => return self.drop_ignored(from, Err(e)).map(|()| None),
                 };
                 if let Err(e) = self.check_mode(from, node, call.method) {
+                    return self.drop_ignored(from, Err(e)).map(|()| None);
+                }
+                // Checked apart from taking the names, which borrow `self` for the
+                // call's lifetime.
+                if let Some(e) = self.callee(node, call.method).err() {
                     return self.drop_ignored(from, Err(e)).map(|()| None);
                 }
                 let (node, method) = self.callee(node, call.method)?;
@@ -908,9 +918,9 @@ impl Session {
     }
 
     /// A call by a cache id that `peer` has since replaced twice, one that its
-    /// method's mode does not allow from `peer`, and a relay or peer notice while the
-    /// server relay is off, are [`Event::Dropped`], as Godot drops them, and the peer
-    /// kept.
+    /// method's mode does not allow from `peer`, one of a node or method the scene does
+    /// not have, and a relay or peer notice while the server relay is off, are
+    /// [`Event::Dropped`], as Godot drops them, and the peer kept.
     #[inline]
     fn drop_ignored(&mut self, peer: i32, r: Result<()>) -> Result<()> {
         r.or_else(|e| self.drop_if_ignored(peer, e))
@@ -925,6 +935,9 @@ impl Session {
             ErrorKind::ForgottenCacheId(_)
                 | ErrorKind::NotAllowed { .. }
                 | ErrorKind::RelayDisabled
+                | ErrorKind::UnknownNode(_)
+                | ErrorKind::UnknownMethod(_)
+                | ErrorKind::UnknownMethodName(_)
         ) {
             return Err(e);
         }
@@ -1182,7 +1195,7 @@ impl Session {
     /// Whether `from` may call method `method` of node `node` here, by the method's
     /// mode: if not, [`ErrorKind::NotAllowed`], which the engine ignores (the call
     /// dropped, the peer kept). An unknown method passes, for [`Session::callee`] to
-    /// refuse.
+    /// tell (the engine drops that call too).
     #[inline(always)]
     fn check_mode(&self, from: i32, node: usize, method: u16) -> Result<()> {
         // A scene without modes, the usual one, checks nothing.

@@ -470,6 +470,46 @@ fn a_node_made_again_and_again_keeps_its_peer() {
     }
 }
 
+/// What the engine drops with an error line and goes on (`tests/unknown_engines.rs`):
+/// a SIMPLIFY_PATH of a node the scene does not have (no CONFIRM_PATH goes back), a
+/// call of a method past the node's, and a call by path of a node the scene does not
+/// have, are dropped, by `receive` and by `receive_call` alike, and the peer kept.
+#[test]
+fn calls_of_unknown_nodes_and_methods_are_dropped_as_the_engine_drops_them() {
+    let nowhere = Packet::SimplifyPath {
+        checksum: scene().names("Game").unwrap().checksum().to_owned(),
+        id: 1,
+        path: "Nowhere".into(),
+    }
+    .encode()
+    .unwrap();
+    let cases: [(&[u8], &str); 3] = [
+        (&nowhere, "no node \"Nowhere\" in the scene at byte 38"),
+        // Method 5 of a node with 5 methods.
+        (
+            b"\xa0\x06\x00\x00\x80\x05Game\0",
+            "method id 5 is not one of the node's rpc methods at byte 1",
+        ),
+        (
+            b"\xa0\x06\x00\x00\x80\x02Gam\0",
+            "no node \"Gam\" in the scene at byte 1",
+        ),
+    ];
+    for (bytes, reason) in cases {
+        let dropped = Event::Dropped {
+            peer: 5,
+            reason: reason.into(),
+        };
+        let mut s = server_with(&[5, 6]);
+        s.receive(5, Delivery::default(), bytes).unwrap();
+        assert_eq!(s.receive_call(5, Delivery::default(), bytes).unwrap(), None);
+        let (transmits, events) = drain(&mut s);
+        assert_eq!(events, [dropped.clone(), dropped]);
+        assert!(transmits.is_empty(), "{transmits:?}");
+        assert!(s.peers().any(|p| p == 5));
+    }
+}
+
 /// What a hostile client can send a server: each is refused with its kind and offset.
 #[test]
 fn hostile_packets_are_refused() {
@@ -485,24 +525,8 @@ fn hostile_packets_are_refused() {
     let good = scene().names("Game").unwrap().checksum().to_owned();
     let cases: Vec<(Vec<u8>, ErrorKind, usize)> = vec![
         (vec![], ErrorKind::Empty, 0),
-        (
-            simplify(1, "Nowhere", &good),
-            ErrorKind::UnknownNode("Nowhere".into()),
-            38,
-        ),
         // Cached id 3 never assigned.
         (vec![0x80, 3, 2], ErrorKind::UnknownCacheId(3), 1),
-        // Method 5 of a node with 5 methods.
-        (
-            b"\xa0\x06\x00\x00\x80\x05Game\0".to_vec(),
-            ErrorKind::UnknownMethod(5),
-            1,
-        ),
-        (
-            b"\xa0\x06\x00\x00\x80\x02Gam\0".to_vec(),
-            ErrorKind::UnknownNode("Gam".into()),
-            1,
-        ),
         // Confirming a path we never sent.
         (vec![2, 1, 1, 0, 0, 0], ErrorKind::UnknownCacheId(1), 2),
         (vec![2, 1, 9, 0, 0, 0], ErrorKind::UnknownCacheId(9), 2),

@@ -1,0 +1,75 @@
+# A Godot 3 MultiplayerAPI client on WebSocket (port $PORT), for
+# godot-bin-multiplayer's tests (multiplayer/tests/unknown_engines.rs): calls the
+# server has no node or method for, which the engine's server drops (with an error
+# line) and goes on. It calls "nosuch" on its node "Game" (which the server's "Game"
+# does not have), greet("lost") on its node "Elsewhere" (which the server does not
+# have) by path and again once cached, then greet("after") and done() on "Game".
+# Every call it runs is printed as {"ran", "args"}. It quits with 0 once it ran
+# done(), which a server sends back when it got its done(), or with 1 after 30
+# seconds, or when the server closed the connection.
+extends SceneTree
+
+const GAME := """extends Node
+signal ran(method, args)
+remote func ping(): emit_signal("ran", "ping", [])
+remote func blob(b): emit_signal("ran", "blob", [b])
+remote func one(a): emit_signal("ran", "one", [a])
+remote func two(a, b): emit_signal("ran", "two", [a, b])
+remote func three(a, b, c): emit_signal("ran", "three", [a, b, c])
+remote func greet(text): emit_signal("ran", "greet", [text])
+remote func shout(text): emit_signal("ran", "shout", [text])
+remote func done(): emit_signal("ran", "done", [])
+"""
+
+var game: Node
+var elsewhere: Node
+var client := WebSocketClient.new()
+var deadline := 0
+
+func node(name: String) -> Node:
+	var script := GDScript.new()
+	script.source_code = GAME
+	script.reload()
+	var n := Node.new()
+	n.name = name
+	n.set_script(script)
+	root.add_child(n)
+	n.connect("ran", self, "_ran")
+	return n
+
+func _initialize():
+	deadline = OS.get_ticks_msec() + 30000
+	game = node("Game")
+	elsewhere = node("Elsewhere")
+	var err := client.connect_to_url("ws://127.0.0.1:%s" % OS.get_environment("PORT"), PoolStringArray(), true)
+	network_peer = client
+	if err != OK:
+		print(JSON.print({"error": err}))
+		quit(1)
+		return
+	connect("connected_to_server", self, "_connected")
+	connect("server_disconnected", self, "_closed")
+
+func _connected():
+	print(JSON.print({"connected": get_network_unique_id()}))
+	game.rpc_id(1, "nosuch", "x")
+	elsewhere.rpc_id(1, "greet", "lost")
+	elsewhere.rpc_id(1, "greet", "lost again")
+	game.rpc_id(1, "greet", "after")
+	game.rpc_id(1, "done")
+
+func _closed():
+	print(JSON.print({"closed": true}))
+	quit(1)
+
+func _ran(method: String, args: Array):
+	print(JSON.print({"ran": method, "args": args}))
+	if method == "done":
+		quit(0)
+
+func _idle(_d):
+	if OS.get_ticks_msec() > deadline:
+		print(JSON.print({"timeout": true}))
+		quit(1)
+		return true
+	return false
