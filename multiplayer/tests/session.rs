@@ -510,6 +510,69 @@ fn calls_of_unknown_nodes_and_methods_are_dropped_as_the_engine_drops_them() {
     }
 }
 
+/// A client (a bot) whose scene has fewer nodes and methods than the server's: the
+/// server's calls of those, and its SIMPLIFY_PATHs of the nodes, are dropped at the
+/// client (`Event::Dropped`), which stays connected and answers no CONFIRM_PATH, as
+/// an engine client does; the calls it has run.
+#[test]
+fn a_client_drops_the_servers_calls_of_nodes_and_methods_it_does_not_have() {
+    let both = Scene::new()
+        .node("Game", ["ping", "blob", "one", "two", "three", "zzz"])
+        .node("Hud", ["score"]);
+    let mut server = Session::server(both);
+    server.connect(7);
+    let mut client = Session::client(7, scene());
+    client.connect(1);
+    drain(&mut server);
+    drain(&mut client);
+    server
+        .call(
+            Target::Peer(7),
+            "Hud",
+            "score",
+            vec![Variant::Int(3)],
+            Delivery::default(),
+        )
+        .unwrap();
+    server
+        .call(Target::Peer(7), "Game", "zzz", vec![], Delivery::default())
+        .unwrap();
+    server
+        .call(Target::Peer(7), "Game", "ping", vec![], Delivery::default())
+        .unwrap();
+    let (sent, _) = drain(&mut server);
+    for t in &sent {
+        client.receive(1, t.delivery, &t.bytes).unwrap();
+    }
+    let (answers, events) = drain(&mut client);
+    let reasons: Vec<String> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Dropped { peer: 1, reason } => Some(reason.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        reasons,
+        [
+            "no node \"Hud\" in the scene at byte 38",
+            "no node \"Hud\" in the scene at byte 1",
+            "method id 5 is not one of the node's rpc methods at byte 1",
+        ]
+    );
+    let calls: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Call(c) => Some(&*c.method),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(calls, ["ping"]);
+    // The CONFIRM_PATH of "Game" (its checksum differs: valid false), none of "Hud".
+    assert_eq!(answers.len(), 1, "{answers:?}");
+    assert!(client.peers().any(|p| p == 1));
+}
+
 /// What a hostile client can send a server: each is refused with its kind and offset.
 #[test]
 fn hostile_packets_are_refused() {
