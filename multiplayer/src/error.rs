@@ -164,6 +164,11 @@ pub enum ErrorKind {
     /// A cache id the peer never assigned (or, in CONFIRM_PATH, one we never sent).
     #[error("cache id {0} is not known")]
     UnknownCacheId(u32),
+    /// A cache id a Godot 3 peer gave a path the scene does not have (Godot 3 takes
+    /// any path, and confirms it): the call is dropped, as Godot drops it, and the
+    /// peer kept ([`Event::Dropped`](crate::Event)).
+    #[error("cache id {0} is of a path that names no node of the scene")]
+    UnknownCachedNode(u32),
     /// A call by a cache id the peer gave a node and has since replaced twice (the
     /// node made again twice while the call was on its way): the call is dropped,
     /// as Godot drops it, and the peer kept ([`Event::Dropped`](crate::Event)).

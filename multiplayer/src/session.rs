@@ -242,9 +242,12 @@ pub enum Event {
     ///   ([`ErrorKind::ForgottenCacheId`](crate::ErrorKind)): the node was made again
     ///   twice while the call was on its way;
     /// - a call its method's mode does not allow from its sender ([`RpcMode`]);
-    /// - a call of a node or method the scene does not have (a method name, in Godot
-    ///   3; an id past the node's, in Godot 4), and a SIMPLIFY_PATH or Godot 3
-    ///   CONFIRM_PATH of a node it does not have (no CONFIRM_PATH goes back);
+    /// - a call (or Godot 3 `rset()`) of a node or method the scene does not have (a
+    ///   method name, in Godot 3; an id past the node's, in Godot 4), a Godot 4
+    ///   SIMPLIFY_PATH of a node it does not have (no CONFIRM_PATH goes back), and a
+    ///   Godot 3 CONFIRM_PATH of one (Godot 3 takes a SIMPLIFY_PATH without looking
+    ///   its node up, and confirms it, so a session of Godot 3 does too, and drops the
+    ///   calls by its id);
     /// - a relay or peer notice while the server relay is off;
     /// - anything but an auth message from a peer still authenticating.
     Dropped {
@@ -392,7 +395,9 @@ impl Peer {
 /// are kept (a call by the one before may still be on its way on another channel),
 /// older ones are forgotten, so a peer holds two ids a node at most. A call by a
 /// forgotten id is dropped, as Godot drops a call by any id it does not hold; a call
-/// by an id above every one the peer gave is refused, as no engine sends it.
+/// by an id above every one the peer gave is refused, as no engine sends it. Godot 3
+/// takes a path the scene does not have too (it does not look the node up): its two
+/// newest ids are kept apart, and a call by them dropped.
 #[derive(Debug, Default)]
 struct PathCache {
     /// Ids below [`PathCache::LOW`]: the node of id `i` at `i`.
@@ -403,6 +408,8 @@ struct PathCache {
     /// One above the highest id the peer gave: an id below it that is not held was
     /// forgotten (or skipped: Godot numbers the paths of all its peers in one count).
     ceiling: u64,
+    /// Godot 3: the newest id of a path the scene does not have, and the one before.
+    unknown: [Option<u32>; 2],
 }
 
 impl PathCache {
@@ -425,6 +432,18 @@ impl PathCache {
     /// Whether `node` has an id already.
     fn has_node(&self, node: usize) -> bool {
         matches!(self.ids.get(node), Some([Some(_), _]))
+    }
+
+    /// Whether `id` is one of the two newest ids of paths the scene does not have.
+    fn is_unknown(&self, id: u32) -> bool {
+        self.unknown.contains(&Some(id))
+    }
+
+    /// Records `id`, which is not there yet, for a path the scene does not have, and
+    /// forgets the id of such a path before the newest.
+    fn insert_unknown(&mut self, id: u32) {
+        self.unknown = [Some(id), self.unknown[0]];
+        self.ceiling = self.ceiling.max(u64::from(id) + 1);
     }
 
     /// Records `id`, which is not there yet, for `node`, and forgets the node's id
@@ -936,6 +955,7 @@ impl Session {
                 | ErrorKind::NotAllowed { .. }
                 | ErrorKind::RelayDisabled
                 | ErrorKind::UnknownNode(_)
+                | ErrorKind::UnknownCachedNode(_)
                 | ErrorKind::UnknownMethod(_)
                 | ErrorKind::UnknownMethodName(_)
         ) {
@@ -1019,11 +1039,10 @@ impl Session {
                     value,
                 });
             }
+            // Godot 3 takes a path without looking its node up, and confirms it; a
+            // call by its id then finds no node and is dropped.
             godot3::Packet::SimplifyPath { id, path } => {
-                let node = self
-                    .scene
-                    .index(&path)
-                    .ok_or_else(|| Error::at(ErrorKind::UnknownNode(path.clone()), 5))?;
+                let node = self.scene.index(&path);
                 self.cache_received(from, id, node, 1)?;
                 let confirm = godot3::Packet::ConfirmPath(path).encode()?;
                 self.push(from, Delivery::default(), confirm);
@@ -1098,7 +1117,9 @@ impl Session {
                 if let Some(node) = cache.and_then(|c| c.get(*id)) {
                     return Ok(node);
                 }
-                let kind = if cache.is_some_and(|c| c.forgotten(*id)) {
+                let kind = if cache.is_some_and(|c| c.is_unknown(*id)) {
+                    ErrorKind::UnknownCachedNode(*id)
+                } else if cache.is_some_and(|c| c.forgotten(*id)) {
                     ErrorKind::ForgottenCacheId(*id)
                 } else {
                     ErrorKind::UnknownCacheId(*id)
@@ -1109,20 +1130,30 @@ impl Session {
     }
 
     /// Records `from`'s cache id for `node` (its SIMPLIFY_PATH, whose id is at `at`).
-    fn cache_received(&mut self, from: i32, id: u32, node: usize, at: usize) -> Result<()> {
+    /// `node` `None`: a path the scene does not have (Godot 3), all of which count as
+    /// one node against the flood.
+    fn cache_received(&mut self, from: i32, id: u32, node: Option<usize>, at: usize) -> Result<()> {
         let limit = self.limits.cached_paths;
         let peer = self.peer_mut(from)?;
-        if peer.received.get(id).is_some() {
+        let cache = &mut peer.received;
+        if cache.get(id).is_some() || cache.is_unknown(id) {
             return Err(Error::at(ErrorKind::DuplicateCacheId(id), at));
         }
-        if peer.received.has_node(node) {
+        let again = match node {
+            Some(node) => cache.has_node(node),
+            None => cache.unknown[0].is_some(),
+        };
+        if again {
             let again = peer.simplified_again.get() + 1;
             if again > limit {
                 return Err(Error::at(ErrorKind::CacheFlood(limit), at));
             }
             peer.simplified_again.set(again);
         }
-        peer.received.insert(id, node);
+        match node {
+            Some(node) => peer.received.insert(id, node),
+            None => peer.received.insert_unknown(id),
+        }
         Ok(())
     }
 
@@ -1265,7 +1296,7 @@ impl Session {
                     .index(&path)
                     .ok_or_else(|| Error::at(ErrorKind::UnknownNode(path.clone()), 38))?;
                 let valid = self.scene.nodes[node].1.checksum() == checksum;
-                self.cache_received(from, id, node, 34)?;
+                self.cache_received(from, id, Some(node), 34)?;
                 if !valid {
                     let path = self.scene.nodes[node].0.clone();
                     self.events

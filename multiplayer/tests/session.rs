@@ -9,8 +9,8 @@ mod sessions;
 
 use godot_bin::{Config, Dialect, Variant};
 use godot_bin_multiplayer::{
-    Delivery, ErrorKind, Event, Limits, Mode, NodeRef, Packet, RemoteCall, RpcMode, Scene, Session,
-    Sys, Target, Transmit,
+    Delivery, ErrorKind, Event, Limits, Mode, NodeRef, Packet, Protocol, RemoteCall, RpcMode,
+    Scene, Session, Sys, Target, Transmit,
 };
 use serde_json::Value;
 use sessions::drain;
@@ -571,6 +571,99 @@ fn a_client_drops_the_servers_calls_of_nodes_and_methods_it_does_not_have() {
     // The CONFIRM_PATH of "Game" (its checksum differs: valid false), none of "Hud".
     assert_eq!(answers.len(), 1, "{answers:?}");
     assert!(client.peers().any(|p| p == 1));
+}
+
+/// Godot 3 takes a SIMPLIFY_PATH without looking its node up, and confirms it: so
+/// does a Godot 3 session, and drops a call by that id (`Event::Dropped`), as the
+/// engine drops it. Paths the scene does not have keep their two newest ids, count
+/// as one node against the path cache flood, and an id of theirs may not be given
+/// twice; an older one is forgotten (its call dropped too), and one above every id
+/// given is refused.
+#[test]
+fn a_godot3_session_confirms_a_path_it_does_not_have_and_drops_its_calls() {
+    use godot_bin_multiplayer::godot3;
+    let simplify = |id: u32, path: &str| {
+        godot3::Packet::SimplifyPath {
+            id,
+            path: path.into(),
+        }
+        .encode()
+        .unwrap()
+    };
+    let call = |id: u32| {
+        godot3::Packet::Call(godot3::RemoteCall {
+            node: NodeRef::Cached(id),
+            method: "ping".into(),
+            args: vec![],
+        })
+        .encode()
+        .unwrap()
+    };
+    let server = || {
+        let mut s = Session::server(scene())
+            .protocol(Protocol::Godot3)
+            .with_limits(Limits { cached_paths: 10 });
+        s.connect(5);
+        drain(&mut s);
+        s
+    };
+    let mut s = server();
+    for (id, path) in [(1, "Elsewhere"), (2, "Game"), (3, "Hud"), (4, "Menu")] {
+        s.receive(5, Delivery::default(), &simplify(id, path))
+            .unwrap();
+        let (sent, events) = drain(&mut s);
+        assert_eq!(events, []);
+        let confirm = godot3::Packet::ConfirmPath(path.into()).encode().unwrap();
+        assert_eq!(
+            sent.iter().map(|t| &t.bytes).collect::<Vec<_>>(),
+            [&confirm]
+        );
+    }
+    let dropped = |reason: &str| Event::Dropped {
+        peer: 5,
+        reason: reason.into(),
+    };
+    for (id, reason) in [
+        (
+            3,
+            "cache id 3 is of a path that names no node of the scene at byte 1",
+        ),
+        (
+            4,
+            "cache id 4 is of a path that names no node of the scene at byte 1",
+        ),
+        (
+            1,
+            "cache id 1 was replaced twice since: its node was made again at byte 1",
+        ),
+    ] {
+        s.receive(5, Delivery::default(), &call(id)).unwrap();
+        assert_eq!(
+            s.receive_call3(5, Delivery::default(), &call(id)).unwrap(),
+            None
+        );
+        assert_eq!(drain(&mut s).1, [dropped(reason), dropped(reason)]);
+    }
+    s.receive(5, Delivery::default(), &call(2)).unwrap();
+    assert!(matches!(&drain(&mut s).1[..], [Event::Call(c)] if c.node == "Game"));
+    let e = s
+        .receive(5, Delivery::default(), &simplify(4, "Other"))
+        .unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::DuplicateCacheId(4)), "{e}");
+    let e = s.receive(5, Delivery::default(), &call(9)).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::UnknownCacheId(9)), "{e}");
+    // Ten more unknown paths in a row are taken, the eleventh is a flood.
+    let mut s = server();
+    s.receive(5, Delivery::default(), &simplify(1, "Elsewhere"))
+        .unwrap();
+    for id in 2..12 {
+        s.receive(5, Delivery::default(), &simplify(id, &format!("N{id}")))
+            .unwrap();
+    }
+    let e = s
+        .receive(5, Delivery::default(), &simplify(12, "N12"))
+        .unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::CacheFlood(10)), "{e}");
 }
 
 /// What a hostile client can send a server: each is refused with its kind and offset.

@@ -3,8 +3,9 @@
 # server has no node or method for, which the engine's server drops (with an error
 # line) and goes on. Its node "Game" has one rpc more than the server's, "zzz"
 # (sorted last, so the others keep their ids; the checksums differ); it calls zzz()
-# there, greet("lost") on its node "Elsewhere" (which the server does not have)
-# twice, then greet("after") and done() on "Game". Every call it runs is printed as
+# there, greet("lost") on its node "Elsewhere" (which the server does not have),
+# greet("after") on "Game", and half a second later greet("lost again") on
+# "Elsewhere" and done() on "Game". Every call it runs is printed as
 # {"ran", "args"}. It quits with 0 once it ran done(), which a server sends back
 # when it got its done(), or with 1 after 30 seconds, or when the server closed the
 # connection.
@@ -27,6 +28,7 @@ var game: Node
 var elsewhere: Node
 var mp: SceneMultiplayer
 var deadline := 0
+var later := 0
 
 func node(name: String) -> Node:
 	var script := GDScript.new()
@@ -58,9 +60,8 @@ func _connected():
 	print(JSON.stringify({"connected": mp.get_unique_id()}))
 	game.rpc_id(1, "zzz")
 	elsewhere.rpc_id(1, "greet", "lost")
-	elsewhere.rpc_id(1, "greet", "lost again")
 	game.rpc_id(1, "greet", "after")
-	game.rpc_id(1, "done")
+	later = Time.get_ticks_msec() + 500
 
 func _closed():
 	print(JSON.stringify({"closed": true}))
@@ -72,6 +73,12 @@ func _ran(method: String, args: Array):
 		quit(0)
 
 func _process(_d):
+	# Half a second on, the server has answered the SIMPLIFY_PATHs (a Godot 4 server
+	# does not answer one of a path it has no node for: this call goes by path again).
+	if later and Time.get_ticks_msec() > later:
+		later = 0
+		elsewhere.rpc_id(1, "greet", "lost again")
+		game.rpc_id(1, "done")
 	if Time.get_ticks_msec() > deadline:
 		print(JSON.stringify({"timeout": true}))
 		quit(1)
