@@ -89,7 +89,7 @@ impl<'a> Reader<'a> {
 
 /// A node path's, spawned node's name's or (Godot 3) method name's text as the engine
 /// takes it (`String::parse_utf8`, Godot 3.6 and 4.6 alike): one leading BOM dropped.
-/// Paths and method names are checked against both engines by `tests/bom_engines.rs`;
+/// Paths and method names are checked against both engines by `tests/names_engines.rs`;
 /// the engine reads a spawned node's name with the same function.
 pub(crate) fn engine_text(s: &str) -> &str {
     // By its bytes: `strip_prefix` took 8 instructions more a Godot 3 call.

@@ -398,7 +398,7 @@ fn arguments_holding_full_objects_are_refused_and_others_written_whole() {
 }
 
 /// A leading BOM in a path is written twice, so that what decodes (as the engine
-/// reads it, one BOM dropped: tests/bom_engines.rs) is the path given; one that is
+/// reads it, one BOM dropped: tests/names_engines.rs) is the path given; one that is
 /// there once is read without it.
 #[test]
 fn paths_with_a_leading_bom_come_back_as_given() {

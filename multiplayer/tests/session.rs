@@ -470,7 +470,7 @@ fn a_node_made_again_and_again_keeps_its_peer() {
     }
 }
 
-/// What the engine drops with an error line and goes on (`tests/unknown_engines.rs`):
+/// What the engine drops with an error line and goes on (`tests/names_engines.rs`):
 /// a SIMPLIFY_PATH of a node the scene does not have (no CONFIRM_PATH goes back), a
 /// call of a method past the node's, and a call by path of a node the scene does not
 /// have, are dropped, by `receive` and by `receive_call` alike, and the peer kept.
