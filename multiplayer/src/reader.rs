@@ -102,23 +102,35 @@ pub(crate) fn engine_text(s: &str) -> &str {
 /// `s` and its NUL, as the engine reads back `s` ([`engine_text`]): a leading BOM
 /// written twice. A NUL inside would cut it short on the other side.
 pub(crate) fn put_cstr(s: &str, out: &mut Vec<u8>) -> Result<()> {
-    if s.starts_with('\u{feff}') && !s.as_bytes().contains(&0) {
-        out.extend_from_slice("\u{feff}".as_bytes());
-    }
-    put_text(s, out)
+    put(extra_bom(s), s, out)
 }
 
 /// `s` and its NUL, as it is.
 pub(crate) fn put_text(s: &str, out: &mut Vec<u8>) -> Result<()> {
-    if s.as_bytes().contains(&0) {
-        return Err(Error::at(ErrorKind::Unterminated, 0));
-    }
-    out.extend_from_slice(s.as_bytes());
-    out.push(0);
-    Ok(())
+    put("", s, out)
 }
 
 /// How many bytes [`put_cstr`] writes for `s`.
 pub(crate) fn cstr_len(s: &str) -> usize {
-    s.len() + 1 + if s.starts_with('\u{feff}') { 3 } else { 0 }
+    extra_bom(s).len() + s.len() + 1
+}
+
+/// What [`put_cstr`] writes before `s`: a BOM when `s` starts with one, which the
+/// engine drops.
+fn extra_bom(s: &str) -> &'static str {
+    if s.starts_with('\u{feff}') {
+        "\u{feff}"
+    } else {
+        ""
+    }
+}
+
+fn put(prefix: &str, s: &str, out: &mut Vec<u8>) -> Result<()> {
+    if s.as_bytes().contains(&0) {
+        return Err(Error::at(ErrorKind::Unterminated, 0));
+    }
+    out.extend_from_slice(prefix.as_bytes());
+    out.extend_from_slice(s.as_bytes());
+    out.push(0);
+    Ok(())
 }
