@@ -5,7 +5,10 @@
 //! `<bench binary> MODE N` runs MODE N times. Modes, each for `move`, `chat` and
 //! `state` (`send/move`, ...):
 //! - `send`: `Session::rpc` with the arguments as a Rust tuple, out as a `Transmit`;
-//! - `receive`: a peer's call packet into `Session::receive`, out as an `Event::Call`;
+//! - `receive`: a peer's call packet into `Session::receive`, out as an `Event::Call`,
+//!   its arguments read by `Call::args` into the handler's types;
+//! - `receive_variants`: the same, the arguments read as `Variant`s
+//!   (`Arguments::into_variants`);
 //! - `in_place`: the packet read by `Session::receive_call` into the handler's types;
 //! - `borrowed` (`chat` only): the same with the text borrowed, `(&str, i64)`;
 //! - `encode` and `decode`: the packet alone, `Packet::encode_into` and
@@ -26,13 +29,16 @@ use godot_bin_multiplayer::{Scene, Session, Target};
 
 include!("common/rpc_cases.rs");
 
-const MODES: [&str; 23] = [
+const MODES: [&str; 26] = [
     "send/move",
     "send/chat",
     "send/state",
     "receive/move",
     "receive/chat",
     "receive/state",
+    "receive_variants/move",
+    "receive_variants/chat",
+    "receive_variants/state",
     "in_place/move",
     "in_place/chat",
     "in_place/state",
@@ -146,14 +152,28 @@ fn send(s: &mut Setup, case: &str) {
     black_box(server.poll_transmit().unwrap());
 }
 
+/// A call received as an `Event::Call`, its arguments read by `Call::args` into the
+/// handler's types (`variants`: by `Arguments::to_variants`).
 #[inline(never)]
-fn receive(s: &mut Setup) {
+fn receive(s: &mut Setup, variants: bool) {
     s.server
         .receive(2, Delivery::default(), black_box(&s.packet))
         .unwrap();
-    match s.server.poll_event() {
-        Some(Event::Call(call)) => drop(black_box(call)),
-        e => panic!("{e:?}"),
+    let Some(Event::Call(call)) = s.server.poll_event() else {
+        panic!("no call")
+    };
+    if variants {
+        drop(black_box(call.args.into_variants().unwrap()));
+        return;
+    }
+    match call.method.as_str() {
+        "move" => drop(black_box(
+            call.args::<(Vector3, Vector3, i64, bool)>().unwrap(),
+        )),
+        "chat" => drop(black_box(call.args::<(String, i64)>().unwrap())),
+        _ => drop(black_box(
+            call.args::<(BTreeMap<i64, Unit>, i64)>().unwrap(),
+        )),
     }
 }
 
@@ -204,6 +224,7 @@ fn decode_in_place(s: &Setup) {
 enum Op {
     Send,
     Receive,
+    ReceiveVariants,
     InPlace,
     InPlace3,
     Borrowed,
@@ -218,6 +239,7 @@ fn run(mode: &str, n: usize) {
     let op = match name {
         "send" => Op::Send,
         "receive" | "receive3" => Op::Receive,
+        "receive_variants" => Op::ReceiveVariants,
         "in_place" => Op::InPlace,
         "in_place3" => Op::InPlace3,
         "borrowed" => Op::Borrowed,
@@ -229,7 +251,8 @@ fn run(mode: &str, n: usize) {
     for _ in 0..n {
         match op {
             Op::Send => send(&mut s, case),
-            Op::Receive => receive(&mut s),
+            Op::Receive => receive(&mut s, false),
+            Op::ReceiveVariants => receive(&mut s, true),
             Op::InPlace => in_place(&mut s, false),
             Op::InPlace3 => in_place3(&mut s),
             Op::Borrowed => in_place(&mut s, true),

@@ -15,7 +15,7 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, Criterion};
 use godot_bin::{Config, Dialect, Dictionary, Variant, Vector3};
 use godot_bin_multiplayer::{
-    Call, CallRef, Delivery, Event, NodeRef, Packet, RemoteCall, RpcNames, Session, Target,
+    CallRef, Delivery, Event, NodeRef, Packet, RemoteCall, RpcNames, Session, Target,
 };
 
 include!("common/rpc_cases.rs");
@@ -84,16 +84,34 @@ fn session(c: &mut Criterion) {
     for (name, args) in cases() {
         let packet = call_packet(name, args);
         let mut g = c.benchmark_group(format!("rpc/{name}"));
+        // An `Event::Call`, its arguments read by `Call::args` into the handler's
+        // types (what the engine's receive ends with: the method run with them), and
+        // read as `Variant`s.
+        let event = |server: &mut Session| {
+            server
+                .receive(2, Delivery::default(), black_box(&packet))
+                .unwrap();
+            match server.poll_event() {
+                Some(Event::Call(call)) => call,
+                e => panic!("{e:?}"),
+            }
+        };
         g.bench_function("session_receive", |b| {
             b.iter(|| {
-                server
-                    .receive(2, Delivery::default(), black_box(&packet))
-                    .unwrap();
-                match server.poll_event() {
-                    Some(Event::Call(call)) => call,
-                    e => panic!("{e:?}"),
+                let call = event(&mut server);
+                match name {
+                    "move" => drop(black_box(
+                        call.args::<(Vector3, Vector3, i64, bool)>().unwrap(),
+                    )),
+                    "chat" => drop(black_box(call.args::<(String, i64)>().unwrap())),
+                    _ => drop(black_box(
+                        call.args::<(BTreeMap<i64, Unit>, i64)>().unwrap(),
+                    )),
                 }
             })
+        });
+        g.bench_function("session_receive_variants", |b| {
+            b.iter(|| event(&mut server).args.into_variants().unwrap())
         });
         // The state read in place as a Rust handler holds it, as it is sent below.
         if name == "state" {
@@ -154,19 +172,12 @@ fn session(c: &mut Criterion) {
 /// `Call::args`: a received call's arguments as the Rust types a handler asks for;
 /// and the whole packet read in place to those types (`CallRef`), no `Variant`.
 fn typed_args(c: &mut Criterion) {
-    let (_, args) = cases().swap_remove(0);
-    let packet = Packet::Call(RemoteCall {
-        node: NodeRef::Cached(1),
-        method: 3,
-        args: args.clone(),
-    })
-    .encode()
-    .unwrap();
-    let call = Call {
-        from: 2,
-        node: "Game".into(),
-        method: "move".into(),
-        args,
+    let (name, args) = cases().swap_remove(0);
+    let packet = call_packet(name, args);
+    let mut server = server();
+    server.receive(2, Delivery::default(), &packet).unwrap();
+    let Some(Event::Call(call)) = server.poll_event() else {
+        panic!("no call")
     };
     let mut g = c.benchmark_group("rpc/move");
     g.bench_function("args", |b| {

@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use godot_bin::{Variant, Vector2};
+use godot_bin::Vector2;
 use godot_bin_multiplayer::ws::Client;
 use godot_bin_multiplayer::{Event, RpcMode, Scene, Target};
 
@@ -80,10 +80,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                         println!("bot: {who} has {points} points");
                     }
                     "left" => {
-                        if let [Variant::Int(id)] = call.args.as_slice() {
-                            if let Some(n) = names.remove(id) {
-                                println!("bot: {n} left");
-                            }
+                        let (id,): (i64,) = call.args()?;
+                        if let Some(n) = names.remove(&id) {
+                            println!("bot: {n} left");
                         }
                     }
                     _ => {}

@@ -6,9 +6,10 @@
 #   bytes_to_var of the same argument arrays (multiplayer/tests/oracle/bench_rpc.gd,
 #   loop cost taken off);
 # - the whole path: a `Session` sending a call with `rpc` (to a `Transmit`) and
-#   receiving one (to an `Event::Call`) against SceneMultiplayer's `rpc_id()` and its
-#   receiving a call and running the rpc method, over a MultiplayerPeer that stands in
-#   for the transport (bench_rpc_path.gd, bench_peer4.gd, bench_game4.gd; the peer's
+#   receiving one (to an `Event::Call` whose arguments `Call::args` reads into the
+#   handler's types; in place, `receive_call`; and to `Variant`s) against
+#   SceneMultiplayer's `rpc_id()` and its receiving a call and running the rpc
+#   method, over a MultiplayerPeer that stands in for the transport (bench_rpc_path.gd, bench_peer4.gd, bench_game4.gd; the peer's
 #   own cost taken off).
 #
 #   multiplayer/scripts/bench-rpc.sh [-- CRITERION_ARGS...]   (from any directory)
@@ -61,16 +62,16 @@ ot = ours("move", "decode_typed")
 print(f"The move packet read in place to those types (CallRef::decode, Args::get): {ot:.0f} ns "
       f"({move_engine/ot:.1f}x the engine's bytes_to_var of the same arguments)")
 print()
-print("| arguments | bytes | send ns (crate / engine) | × | receive ns (crate / engine) | × | in place ns | × |")
-print("|---|--:|--:|--:|--:|--:|--:|--:|")
+print("| arguments | bytes | send ns (crate / engine) | × | receive ns (crate / engine) | × | in place ns | × | to Variants ns | × |")
+print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
 for line in open(path):
     e = json.loads(line)
     case = e["case"]
     os_, or_ = ours(case, "session_send"), ours(case, "session_receive")
-    oi = ours(case, "session_receive_in_place")
+    oi, ov = ours(case, "session_receive_in_place"), ours(case, "session_receive_variants")
     print(f"| {case} | {e['bytes']} | {os_:.0f} / {e['send_ns']:.0f} | {e['send_ns']/os_:.1f} "
           f"| {or_:.0f} / {e['receive_ns']:.0f} | {e['receive_ns']/or_:.1f} "
-          f"| {oi:.0f} | {e['receive_ns']/oi:.1f} |")
+          f"| {oi:.0f} | {e['receive_ns']/oi:.1f} | {ov:.0f} | {e['receive_ns']/ov:.1f} |")
     if case == "chat":
         chat_engine = e["receive_ns"]
 ob = ours("chat", "session_receive_borrowed")

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Instructions per RPC operation (multiplayer/benches/instructions.rs) under
-# callgrind: a `Session` sending a call, receiving one to an `Event::Call` and in
-# place into the handler's types, and the packet codec alone, for the `move`, `chat`
+# callgrind: a `Session` sending a call, receiving one to an `Event::Call` (its
+# arguments read into the handler's types, and as `Variant`s) and in place into
+# the handler's types, and the packet codec alone, for the `move`, `chat`
 # and `state` cases of benches/rpc.rs; and a Godot 3 server receiving them. Each
 # figure is (count of N=2000 runs - count of N=1000 runs) / 1000, so setup is taken
 # off. Unlike timings on this machine, these do not move from run to run.
@@ -32,11 +33,12 @@ row() { # LABEL OP CASES...
   echo "| $label | ${cells[0]} | ${cells[1]} | ${cells[2]} |"
 }
 row "send: \`Session::rpc\` to a \`Transmit\`" send move chat state
-row "receive to an \`Event::Call\`" receive move chat state
+row "receive to an \`Event::Call\`, then \`Call::args\`" receive move chat state
+row "receive to an \`Event::Call\`, then \`Arguments::into_variants\`" receive_variants move chat state
 row "receive in place (\`receive_call\`, \`Args::get\`)" in_place move chat state
 row "receive in place, text borrowed" borrowed chat
 row "codec: \`Packet::encode_into\`" encode move chat state
 row "codec: \`Packet::decode\`" decode move chat state
 row "codec: \`CallRef::decode\`, \`Args::get\`" decode_in_place move
-row "Godot 3: receive to an \`Event::Call\`" receive3 move chat state
+row "Godot 3: receive to an \`Event::Call\`, then \`Call::args\`" receive3 move chat state
 row "Godot 3: receive in place (\`receive_call3\`, \`Args::get\`)" in_place3 move chat state

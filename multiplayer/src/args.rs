@@ -260,8 +260,36 @@ fn sign_extended(b: &[u8]) -> i64 {
 #[inline(always)]
 pub(crate) fn decode(r: &mut Reader<'_>, argc: usize) -> Result<Vec<Variant>> {
     let cfg = config();
-    // Each argument takes a byte at least: a count beyond the bytes left is refused
-    // before anything is allocated for it.
+    let mut args = Vec::with_capacity(counted(r, argc)?);
+    for index in 0..argc {
+        args.push(one(r, &cfg, index)?);
+    }
+    Ok(args)
+}
+
+/// Checks `argc` compressed arguments from `r` as [`decode`] reads them, with the same
+/// errors, without making them, when each is of a type read without godot_bin's
+/// decoder (bools, ints, floats, Strings, Vector2, Vector3): `false` at the first
+/// that is not (or is not valid: [`decode`] then gives its error), where the check
+/// would cost as much as making the arguments.
+#[inline(always)]
+pub(crate) fn check_plain(r: &mut Reader<'_>, argc: usize) -> Result<bool> {
+    counted(r, argc)?;
+    for _ in 0..argc {
+        if let Plain(at) = compressed(r)? {
+            match fast_len::<false>(&r.bytes[at..]) {
+                Some(used) => r.pos = at + used,
+                None => return Ok(false),
+            }
+        }
+    }
+    Ok(true)
+}
+
+/// `argc`, when `r` has a byte left for each argument (each takes one at least): a
+/// count beyond the bytes left is refused before anything is allocated for it.
+#[inline(always)]
+fn counted(r: &Reader<'_>, argc: usize) -> Result<usize> {
     let left = r.bytes.len() - r.pos;
     if argc > left {
         return Err(Error::at(
@@ -269,40 +297,59 @@ pub(crate) fn decode(r: &mut Reader<'_>, argc: usize) -> Result<Vec<Variant>> {
             r.bytes.len(),
         ));
     }
-    let mut args = Vec::with_capacity(argc);
-    for index in 0..argc {
-        args.push(one(r, &cfg, index)?);
-    }
-    Ok(args)
+    Ok(argc)
 }
 
-/// One compressed value from `r` (argument `index`, for errors).
+/// An argument's type byte: a compressed bool or int, read whole, or the offset of a
+/// plain value (whose first byte the type byte is).
+enum Head {
+    Bool(bool),
+    Int(i64),
+    Plain(usize),
+}
+use Head::Plain;
+
 #[inline(always)]
-pub(crate) fn one(r: &mut Reader<'_>, cfg: &Config, index: usize) -> Result<Variant> {
+fn compressed(r: &mut Reader<'_>) -> Result<Head> {
     let at = r.pos;
     let head = r.u8("an argument")?;
     Ok(match head & 0x3F {
-        BOOL if head & 0x40 == 0 => Variant::Bool(head >> 7 == 1),
+        BOOL if head & 0x40 == 0 => Head::Bool(head >> 7 == 1),
         INT => {
             let b = r.take(1 << (head >> 6), "a compressed int")?;
             let v = sign_extended(b);
             if wide(head, v) {
                 return Err(Error::at(ErrorKind::WideInt(v, b.len()), at));
             }
-            Variant::Int(v)
+            Head::Int(v)
         }
         BOOL => return Err(Error::at(ErrorKind::Compressed(head), at)),
         _ if head & 0xC0 != 0 => return Err(Error::at(ErrorKind::Compressed(head), at)),
-        _ => {
-            if let Some((v, used)) = fast(&r.bytes[at..]) {
-                r.pos = at + used;
-                return Ok(v);
-            }
-            // The type byte is the plain value's first.
-            r.pos = at;
-            crate::godot3::variant(cfg, r, index)?
-        }
+        _ => Plain(at),
     })
+}
+
+/// One compressed value from `r` (argument `index`, for errors).
+#[inline(always)]
+pub(crate) fn one(r: &mut Reader<'_>, cfg: &Config, index: usize) -> Result<Variant> {
+    let at = match compressed(r)? {
+        Head::Bool(v) => return Ok(Variant::Bool(v)),
+        Head::Int(v) => return Ok(Variant::Int(v)),
+        Plain(at) => at,
+    };
+    if let Some((v, used)) = fast(&r.bytes[at..]) {
+        r.pos = at + used;
+        return Ok(v);
+    }
+    r.pos = at;
+    crate::godot3::variant(cfg, r, index)
+}
+
+/// The bytes the plain value that `b` starts with takes when [`fast_in`] reads it, found
+/// without making it (a String's text is checked, not copied).
+#[inline(always)]
+pub(crate) fn fast_len<const G3: bool>(b: &[u8]) -> Option<usize> {
+    fast_value::<G3>(b).map(|(_, used)| used)
 }
 
 /// The common argument types read straight from their bytes, skipping the general
@@ -319,6 +366,37 @@ fn fast(b: &[u8]) -> Option<(Variant, usize)> {
 /// types are Godot 4's but Vector3's).
 #[inline(always)]
 pub(crate) fn fast_in<const G3: bool>(b: &[u8]) -> Option<(Variant, usize)> {
+    let (v, used) = fast_value::<G3>(b)?;
+    Some((
+        match v {
+            PlainValue::Nil => Variant::Nil,
+            PlainValue::Bool(v) => Variant::Bool(v),
+            PlainValue::Int(v) => Variant::Int(v),
+            PlainValue::Float(v) => Variant::Float(v),
+            PlainValue::String(v) => Variant::String(v.to_owned()),
+            PlainValue::Vector2(v) => Variant::Vector2(v),
+            PlainValue::Vector3(v) => Variant::Vector3(v),
+        },
+        used,
+    ))
+}
+
+/// A value [`fast_value`] read: a `Variant` of the types it reads, lent, with nothing
+/// to drop (a check that makes none costs no drop).
+#[derive(Clone, Copy)]
+enum PlainValue<'a> {
+    Nil,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    String(&'a str),
+    Vector2(Vector2),
+    Vector3(Vector3),
+}
+
+/// [`fast_in`]'s reading, and the bytes the value takes.
+#[inline(always)]
+fn fast_value<const G3: bool>(b: &[u8]) -> Option<(PlainValue<'_>, usize)> {
     let word = |i: usize| -> Option<[u8; 4]> { b.get(i..i + 4)?.try_into().ok() };
     let f32_at = |i: usize| word(i).map(f32::from_le_bytes);
     let head = u32::from_le_bytes(word(0)?);
@@ -327,28 +405,31 @@ pub(crate) fn fast_in<const G3: bool>(b: &[u8]) -> Option<(Variant, usize)> {
         return None;
     }
     Some(match (head & 0xFF, wide) {
-        (0, false) => (Variant::Nil, 4),
+        (0, false) => (PlainValue::Nil, 4),
         (1, false) => match u32::from_le_bytes(word(4)?) {
-            v @ (0 | 1) => (Variant::Bool(v == 1), 8),
+            v @ (0 | 1) => (PlainValue::Bool(v == 1), 8),
             _ => return None,
         },
-        (2, false) => (Variant::Int(i64::from(i32::from_le_bytes(word(4)?))), 8),
+        (2, false) => (PlainValue::Int(i64::from(i32::from_le_bytes(word(4)?))), 8),
         (2, true) => {
             let v: [u8; 8] = b.get(4..12)?.try_into().ok()?;
-            (Variant::Int(i64::from_le_bytes(v)), 12)
+            (PlainValue::Int(i64::from_le_bytes(v)), 12)
         }
-        (3, false) => (Variant::Float(f64::from(f32_at(4)?)), 8),
+        (3, false) => (PlainValue::Float(f64::from(f32_at(4)?)), 8),
         (3, true) => {
             let v: [u8; 8] = b.get(4..12)?.try_into().ok()?;
-            (Variant::Float(f64::from_le_bytes(v)), 12)
+            (PlainValue::Float(f64::from_le_bytes(v)), 12)
         }
         (4, false) => {
             let (text, used) = plain_text(b)?;
-            (Variant::String(text.to_owned()), used)
+            (PlainValue::String(text), used)
         }
-        (5, false) => (Variant::Vector2(Vector2::new(f32_at(4)?, f32_at(8)?)), 12),
+        (5, false) => (
+            PlainValue::Vector2(Vector2::new(f32_at(4)?, f32_at(8)?)),
+            12,
+        ),
         (tag, false) if tag == u32::from(vector3::<G3>()) => (
-            Variant::Vector3(Vector3::new(f32_at(4)?, f32_at(8)?, f32_at(12)?)),
+            PlainValue::Vector3(Vector3::new(f32_at(4)?, f32_at(8)?, f32_at(12)?)),
             16,
         ),
         _ => return None,

@@ -42,6 +42,11 @@ impl Error {
     pub fn offset(&self) -> usize {
         self.0.offset
     }
+
+    /// Consumes the error, returning its kind.
+    pub fn into_kind(self) -> ErrorKind {
+        self.0.kind
+    }
 }
 
 impl fmt::Debug for Error {

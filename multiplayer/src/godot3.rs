@@ -273,20 +273,53 @@ impl<'a> Args<'a> {
         crate::args::get_in::<T, true>(self.bytes, self.start, usize::from(self.argc))
     }
 
-    /// The arguments as `Variant`s, as an [`crate::Event::Call`] holds them.
+    /// The arguments as `Variant`s.
     pub fn to_variants(&self) -> Result<Vec<Variant>> {
         call_args(usize::from(self.argc), Reader::new(self.bytes, self.start))
     }
+
+    /// Checks the arguments as [`Args::to_variants`] reads them, with its errors,
+    /// without making them, when all are of the types read without godot_bin's
+    /// decoder; `false` when one is not.
+    pub(crate) fn check_plain(&self) -> Result<bool> {
+        let mut body = Reader::new(self.bytes, self.start);
+        enough(usize::from(self.argc), &body)?;
+        for _ in 0..self.argc {
+            let at = body.pos;
+            match crate::args::fast_len::<true>(&body.bytes[at..]) {
+                Some(used) => body.pos = at + used,
+                None => return Ok(false),
+            }
+        }
+        body.end().map(|()| true)
+    }
+
+    /// The packet up to the end of the arguments, where the first starts, and their
+    /// count.
+    pub(crate) fn parts(&self) -> (&'a [u8], usize, u8) {
+        (self.bytes, self.start, self.argc)
+    }
+
+    /// Arguments of `bytes` (from [`Args::parts`]).
+    pub(crate) fn from_parts(bytes: &'a [u8], start: usize, argc: u8) -> Self {
+        Args { bytes, start, argc }
+    }
+}
+
+/// Refuses a count of arguments the body cannot hold: every Godot 3 value takes 4
+/// bytes at least.
+fn enough(argc: usize, body: &Reader<'_>) -> Result<()> {
+    let end = body.bytes.len();
+    if argc * 4 > end - body.pos {
+        return Err(Error::at(ErrorKind::Truncated("the arguments"), end));
+    }
+    Ok(())
 }
 
 /// The `argc` arguments of a call, which `body` (from [`call_head`]) must hold exactly.
 pub(crate) fn call_args(argc: usize, mut body: Reader<'_>) -> Result<Vec<Variant>> {
     let cfg = config();
-    let end = body.bytes.len();
-    // Every Godot 3 value takes 4 bytes at least.
-    if argc * 4 > end - body.pos {
-        return Err(Error::at(ErrorKind::Truncated("the arguments"), end));
-    }
+    enough(argc, &body)?;
     let mut args = Vec::with_capacity(argc);
     for index in 0..argc {
         // The usual arguments read straight from their bytes (the decoder's setup

@@ -46,6 +46,7 @@
 
 mod args;
 mod args_ser;
+mod arguments;
 #[cfg(any(feature = "websocket", feature = "enet"))]
 mod auth_clock;
 #[cfg(feature = "enet")]
@@ -72,6 +73,7 @@ pub mod wire;
 #[cfg(feature = "websocket")]
 pub mod ws;
 
+pub use arguments::Arguments;
 pub use error::{Error, ErrorKind, Result};
 pub use names::{Name, RpcNames};
 pub use replication::{Delta, DeltaEntry, Spawn, SpawnSource, Sync, SyncEntry, MAX_STATE_VALUES};

@@ -617,6 +617,33 @@ impl<'a> Args<'a> {
         }
     }
 
+    /// Checks the arguments as [`Args::to_variants`] reads them, with its errors,
+    /// without making them, when all are of the types read without godot_bin's
+    /// decoder (see `args::check_plain`); `false` when one is not.
+    #[inline]
+    pub(crate) fn check_plain(&self) -> Result<bool> {
+        if let Some(argc) = self.argc {
+            let mut a = Reader::new(self.bytes, self.start);
+            if !args::check_plain(&mut a, usize::from(argc))? {
+                return Ok(false);
+            }
+            a.end()?;
+            self.counted_form(argc)?;
+        }
+        Ok(true)
+    }
+
+    /// The packet up to the end of the arguments, where the first starts, and their
+    /// count (`None`: none counted, see the field).
+    pub(crate) fn parts(&self) -> (&'a [u8], usize, Option<u8>) {
+        (self.bytes, self.start, self.argc)
+    }
+
+    /// Arguments of `bytes` (from [`Args::parts`]).
+    pub(crate) fn from_parts(bytes: &'a [u8], start: usize, argc: Option<u8>) -> Self {
+        Args { bytes, start, argc }
+    }
+
     /// One form per call, so that what reads writes back the same: no arguments, or
     /// one PackedByteArray, never come with a count.
     #[inline]

@@ -14,6 +14,7 @@ use godot_bin::{Config, Dialect, Variant};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
+use crate::arguments::Arguments;
 use crate::error::{Error, ErrorKind, Result};
 use crate::godot3;
 use crate::names::{Name, RpcNames};
@@ -304,33 +305,24 @@ pub struct Call {
     pub node: Name,
     /// The method's name.
     pub method: Name,
-    /// The arguments.
-    pub args: Vec<Variant>,
+    /// The arguments, read when asked for: [`Call::args`].
+    pub args: Arguments,
 }
 
 impl Call {
     /// The arguments as a Rust value, usually a tuple:
-    /// `let (pos, name): (Vector3, String) = call.args()?`.
+    /// `let (pos, name): (Vector3, String) = call.args()?`: [`Arguments::get`], with
+    /// godot_bin's error (an offset in the packet would mean nothing to the caller).
     ///
     /// Any Godot 4 type may be asked for (`Vector2i`, `StringName`, ...), whichever
     /// version the caller speaks: a Godot 3 argument is the same value in Godot 4.
     /// No arguments read as `()`, a unit struct, `None` or an empty sequence, as
     /// [`Args::get`] reads them.
     pub fn args<T: DeserializeOwned>(&self) -> std::result::Result<T, godot_bin::Error> {
-        if self.args.is_empty() {
-            return args::none();
-        }
-        // Through the arguments' bytes, which the typed decoder reads fastest (a
-        // `Variant` tree would be copied, and each Godot type written out anyway).
-        // What is in memory was allowed in when it arrived: Objects included, and
-        // the depth the packet decoder allows, in the one Array more that holds them.
-        let cfg = Config::new()
-            .dialect(Dialect::Godot4)
-            .allow_objects(true)
-            .max_depth(godot_bin::DEFAULT_MAX_DEPTH + 1);
-        cfg.from_slice(&cfg.to_vec(&self.args)?)
-            // An offset in those bytes would mean nothing to the caller.
-            .map_err(|e| e.into_kind().into())
+        self.args.get().map_err(|e| match e.into_kind() {
+            ErrorKind::Arguments(e) | ErrorKind::Argument { source: e, .. } => e.into_kind().into(),
+            other => serde::de::Error::custom(other),
+        })
     }
 
     /// [`Call::args`], consuming the call.
@@ -485,7 +477,7 @@ impl PathCache {
 
 /// `from`'s call of `method` on `node` with `args`, as an [`Event`].
 #[inline]
-fn call_event(from: i32, node: &Name, method: &Name, args: Vec<Variant>) -> Event {
+fn call_event(from: i32, node: &Name, method: &Name, args: Arguments) -> Event {
     Event::Call(Call {
         from,
         node: node.clone(),
@@ -818,8 +810,8 @@ impl Session {
 
     /// [`receive`](Session::receive) for a hot loop: a Godot 4 remote call that `from`
     /// made to this side comes back read in place, for the handler to take its
-    /// arguments from the packet, instead of as an [`Event::Call`] holding them as
-    /// `Variant`s. Anything else (other packets, calls relayed between clients, Godot 3
+    /// arguments from the packet (strings borrowed, if it likes), instead of as an
+    /// [`Event::Call`], which holds a copy of them. Anything else (other packets, calls relayed between clients, Godot 3
     /// calls, which [`receive_call3`](Session::receive_call3) reads in place) is
     /// received as `receive` receives it, and gives `None`.
     ///
@@ -986,7 +978,7 @@ impl Session {
                 let (node, method, args) = godot3::call_in_place(bytes)?;
                 Peer::heard_other(peer);
                 let (node, id) = self.callee3(from, peer, &node, method)?;
-                let args = args.to_variants()?;
+                let args = Arguments::godot3(args)?;
                 let (node, method) = self.callee(node, id)?;
                 let event = call_event(from, node, method, args);
                 self.events.push_back(event);
@@ -1006,8 +998,7 @@ impl Session {
             let node = self.node_of(peer, &call.node)?;
             self.check_mode(from, node, call.method)?;
             let (node, method) = self.callee(node, call.method)?;
-            let args = call.args.to_variants()?;
-            let event = call_event(from, node, method, args);
+            let event = call_event(from, node, method, Arguments::godot4(call.args)?);
             self.events.push_back(event);
             return Ok(());
         }
@@ -1282,7 +1273,7 @@ impl Session {
         let node = self.node_of(self.state.get(&from), node)?;
         self.check_mode(from, node, method)?;
         let (node, method) = self.callee(node, method)?;
-        let event = call_event(from, node, method, args);
+        let event = call_event(from, node, method, args.into());
         self.events.push_back(event);
         Ok(())
     }

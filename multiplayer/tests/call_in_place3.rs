@@ -169,7 +169,7 @@ fn godot3_typed_reads_agree_with_reading_the_variants() {
             from: PEER,
             node: "Game".into(),
             method: "two".into(),
-            args: c.args.to_variants().unwrap(),
+            args: c.args.to_variants().unwrap().into(),
         };
         macro_rules! agree {
             ($($t:ty),*) => {$(

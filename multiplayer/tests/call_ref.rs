@@ -40,7 +40,7 @@ fn both<T: DeserializeOwned>(p: &[u8]) -> (Result<T, String>, Result<T, String>)
         from: 2,
         node: "".into(),
         method: "".into(),
-        args: call.args.to_variants().unwrap(),
+        args: call.args.to_variants().unwrap().into(),
     };
     (in_place, variants.args::<T>().map_err(|e| e.to_string()))
 }
@@ -561,7 +561,7 @@ fn mutated_strings_read_typed_as_through_variants() {
                 from: 2,
                 node: "".into(),
                 method: "".into(),
-                args,
+                args: args.into(),
             }
             .args::<(String, i64)>()
         });

@@ -354,6 +354,7 @@ async fn engine_clients(
             match server.next_event().await.expect("the listener runs") {
                 Event::PeerConnected(id) => connected.push(id),
                 Event::Call(call) => {
+                    let args = call.args.to_variants().unwrap();
                     if ECHOED.contains(&call.method.as_str()) || call.method == "done" {
                         if call.method == "done" {
                             done += 1;
@@ -361,15 +362,15 @@ async fn engine_clients(
                         // Every other echo goes through each way of writing a call.
                         echoes += 1;
                         if echoes % 2 == 0 {
-                            server.rpc(call.from, &call.method, &call.args);
+                            server.rpc(call.from, &call.method, &args);
                         } else {
-                            server.call(call.from, &call.method, call.args.clone());
+                            server.call(call.from, &call.method, args.clone());
                         }
                     }
                     calls
                         .entry(call.from)
                         .or_default()
-                        .push((call.method.into(), call.args));
+                        .push((call.method.into(), args));
                 }
                 // A client quits once its own done() came back, which may be before
                 // the other's arrived: never before.
@@ -502,7 +503,7 @@ async fn rust_client(
             Event::PeerConnected(id) if other == 0 => other = id,
             Event::Call(call) if call.from == 1 => {
                 let method = call.method.clone();
-                from_server.push((call.method.into(), call.args));
+                from_server.push((call.method.into(), call.args.into_variants().unwrap()));
                 if method == "done" {
                     // The other client answers once it has read this, which comes
                     // after the path this client gave it: its answer follows its
@@ -513,7 +514,8 @@ async fn rust_client(
                 echoed |= shouted && method == "ping";
             }
             Event::Call(call) => {
-                match (call.method.as_str(), call.args.as_slice()) {
+                let args = call.args.to_variants().unwrap();
+                match (call.method.as_str(), args.as_slice()) {
                     ("greet", [Variant::String(t)]) if t == "ask" => {
                         c.call(Target::Peer(call.from), "greet", text("back")).await;
                     }
@@ -527,7 +529,7 @@ async fn rust_client(
                     ("shout", [Variant::String(t)]) if t == "again" => heard_again = true,
                     _ => {}
                 }
-                from_peers.push((call.from, call.method.into(), call.args));
+                from_peers.push((call.from, call.method.into(), args));
             }
             e => panic!("unexpected {e:?}"),
         }

@@ -269,7 +269,7 @@ fn replay(me: i32, peer: i32, mine: &str, fast: bool) {
                     from: peer,
                     node: "Game".into(),
                     method: method.into(),
-                    args: args(&line),
+                    args: args(&line).into(),
                 }));
             }
         } else if let Some(property) = line.get("rset").and_then(Value::as_str) {
@@ -311,7 +311,7 @@ fn replay(me: i32, peer: i32, mine: &str, fast: bool) {
                         from: c.from,
                         node: c.node.into(),
                         method: c.method.into(),
-                        args: typed,
+                        args: typed.into(),
                     }));
                 }
             } else {

@@ -131,7 +131,10 @@ async fn crate_server(
                             .call(Target::Peer(call.from), node, method, args)
                             .unwrap();
                     }
-                    calls.push((call.method.to_string(), strings(&call.args)));
+                    calls.push((
+                        call.method.to_string(),
+                        strings(&call.args.to_variants().unwrap()),
+                    ));
                 }
                 Event::Dropped { reason, .. } => dropped.push(reason),
                 Event::ChecksumMismatch { path, .. } => mismatched.push(path.to_string()),

@@ -168,14 +168,14 @@ fn arguments_the_decoder_takes_are_read_as_rust_values() {
         from: 2,
         node: "Game".into(),
         method: "m".into(),
-        args: decoded.args,
+        args: decoded.args.into(),
     };
     let (back,): (Variant,) = call.args().unwrap();
     assert_eq!(back, arg);
 
     // No arguments, as `rpc(.., &())` sends them: `()` and an empty list alike.
     let none = Call {
-        args: vec![],
+        args: Vec::new().into(),
         ..call
     };
     none.args::<()>().unwrap();

@@ -100,7 +100,7 @@ fn calls(
                 from: c.from,
                 node: node.into(),
                 method: method.into(),
-                args: vec![Variant::Int(7)],
+                args: vec![Variant::Int(7)].into(),
             }));
         }
         None => events.extend(drain(server).1),

@@ -161,7 +161,7 @@ async fn on_crate(protocol: Protocol) -> (Vec<Ran>, Vec<Ran>) {
                 }
                 Event::Call(call) => {
                     assert_eq!(call.from, id);
-                    let [Variant::Int(arg)] = call.args[..] else {
+                    let [Variant::Int(arg)] = call.args.to_variants().unwrap()[..] else {
                         panic!("{call:?}")
                     };
                     ran.push((call.node.to_string(), call.method.to_string(), arg));
