@@ -21,10 +21,11 @@ use crate::error::{Error, ErrorKind, Result};
 /// A call received holds its packet's argument bytes, checked on arrival as the engine
 /// reads them (a call whose arguments do not decode is refused then), and reads them
 /// only when asked, when all are bools, ints, floats, Strings, Vector2 or Vector3
-/// (the usual arguments, checked without making them). Other arguments are read to
-/// `Variant`s on arrival, as checking them costs as much; so are relayed calls. One
-/// made from `Variant`s (`vec![...].into()`) holds those. Either way the values read
-/// are the same.
+/// (the usual arguments, checked without making them). Other arguments are also made
+/// into `Variant`s on arrival, as checking them costs as much, and those are kept for
+/// [`Arguments::to_variants`]; typed reads still read the bytes. A relayed call, and
+/// one made from `Variant`s (`vec![...].into()`), holds `Variant`s. Either way the
+/// values read are the same.
 ///
 /// Two are equal when they hold the same values, whichever form each holds them in.
 ///
@@ -53,57 +54,64 @@ pub struct Arguments(Repr);
 #[derive(Clone)]
 enum Repr {
     /// A Godot 4 call's packet up to the end of its arguments (see
-    /// [`crate::Args`]), checked.
+    /// [`crate::Args`]), checked; and its arguments as `Variant`s, when they were
+    /// made to check them.
     Godot4 {
         bytes: Box<[u8]>,
         start: usize,
         argc: Option<u8>,
+        made: Option<Vec<Variant>>,
     },
     /// A Godot 3 call's, alike (see [`crate::godot3::Args`]).
     Godot3 {
         bytes: Box<[u8]>,
         start: usize,
         argc: u8,
+        made: Option<Vec<Variant>>,
     },
     Variants(Vec<Variant>),
 }
 
 impl Arguments {
     /// A received Godot 4 call's arguments, checked as [`crate::Args::to_variants`]
-    /// reads them, with its errors: kept as the packet's bytes when all are of the
-    /// types checked without making them, made into `Variant`s otherwise (a check
-    /// of the others costs as much).
+    /// reads them, with its errors: without making them when all are of the types
+    /// checked so, made into `Variant`s otherwise (a check of the others costs as
+    /// much), which are kept.
     pub(crate) fn godot4(args: crate::Args<'_>) -> Result<Self> {
-        if !args.check_plain()? {
-            return args.to_variants().map(Self::from);
-        }
+        let made = match args.check_plain()? {
+            true => None,
+            false => Some(args.to_variants()?),
+        };
         let (bytes, start, argc) = args.parts();
         Ok(Arguments(Repr::Godot4 {
             bytes: bytes.into(),
             start,
             argc,
+            made,
         }))
     }
 
     /// [`Arguments::godot4`] of a received Godot 3 call's arguments.
     pub(crate) fn godot3(args: crate::godot3::Args<'_>) -> Result<Self> {
-        if !args.check_plain()? {
-            return args.to_variants().map(Self::from);
-        }
+        let made = match args.check_plain()? {
+            true => None,
+            false => Some(args.to_variants()?),
+        };
         let (bytes, start, argc) = args.parts();
         Ok(Arguments(Repr::Godot3 {
             bytes: bytes.into(),
             start,
             argc,
+            made,
         }))
     }
 
     /// How many arguments there are.
     pub fn len(&self) -> usize {
         match &self.0 {
-            Repr::Godot4 { bytes, start, argc } => {
-                crate::Args::from_parts(bytes, *start, *argc).len()
-            }
+            Repr::Godot4 {
+                bytes, start, argc, ..
+            } => crate::Args::from_parts(bytes, *start, *argc).len(),
             Repr::Godot3 { argc, .. } => usize::from(*argc),
             Repr::Variants(v) => v.len(),
         }
@@ -123,12 +131,12 @@ impl Arguments {
     /// reads those Variants' Godot 4 bytes (Objects too).
     pub fn get<T: DeserializeOwned>(&self) -> Result<T> {
         match &self.0 {
-            Repr::Godot4 { bytes, start, argc } => {
-                crate::Args::from_parts(bytes, *start, *argc).get()
-            }
-            Repr::Godot3 { bytes, start, argc } => {
-                crate::godot3::Args::from_parts(bytes, *start, *argc).get()
-            }
+            Repr::Godot4 {
+                bytes, start, argc, ..
+            } => crate::Args::from_parts(bytes, *start, *argc).get(),
+            Repr::Godot3 {
+                bytes, start, argc, ..
+            } => crate::godot3::Args::from_parts(bytes, *start, *argc).get(),
             Repr::Variants(args) => {
                 if args.is_empty() {
                     return crate::args::none().map_err(|e| Error::at(ErrorKind::Arguments(e), 0));
@@ -152,20 +160,24 @@ impl Arguments {
     /// so this fails only for what [`Arguments::get`] of a `Vec<Variant>` would.
     pub fn to_variants(&self) -> Result<Vec<Variant>> {
         match &self.0 {
-            Repr::Godot4 { bytes, start, argc } => {
-                crate::Args::from_parts(bytes, *start, *argc).to_variants()
-            }
-            Repr::Godot3 { bytes, start, argc } => {
-                crate::godot3::Args::from_parts(bytes, *start, *argc).to_variants()
-            }
-            Repr::Variants(v) => Ok(v.clone()),
+            Repr::Godot4 { made: Some(v), .. }
+            | Repr::Godot3 { made: Some(v), .. }
+            | Repr::Variants(v) => Ok(v.clone()),
+            Repr::Godot4 {
+                bytes, start, argc, ..
+            } => crate::Args::from_parts(bytes, *start, *argc).to_variants(),
+            Repr::Godot3 {
+                bytes, start, argc, ..
+            } => crate::godot3::Args::from_parts(bytes, *start, *argc).to_variants(),
         }
     }
 
     /// The arguments as `Variant`s, consuming them.
     pub fn into_variants(self) -> Result<Vec<Variant>> {
         match self.0 {
-            Repr::Variants(v) => Ok(v),
+            Repr::Godot4 { made: Some(v), .. }
+            | Repr::Godot3 { made: Some(v), .. }
+            | Repr::Variants(v) => Ok(v),
             _ => self.to_variants(),
         }
     }
@@ -195,7 +207,9 @@ impl PartialEq for Arguments {
 impl Arguments {
     fn holds(&self, values: &[Variant]) -> bool {
         match &self.0 {
-            Repr::Variants(v) => v == values,
+            Repr::Godot4 { made: Some(v), .. }
+            | Repr::Godot3 { made: Some(v), .. }
+            | Repr::Variants(v) => v == values,
             _ => matches!(self.to_variants(), Ok(v) if v == values),
         }
     }

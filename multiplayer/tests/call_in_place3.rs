@@ -1,6 +1,7 @@
 //! Godot 3 calls read in place (`Session::receive_call3`, `godot3::Args`) against the same
-//! calls received as an `Event::Call` (`Session::receive`, which reads their
-//! arguments as `Variant`s): seeded random argument lists of every Godot 3 type, and
+//! calls received as an `Event::Call` (`Session::receive`, whose arguments are checked
+//! as decoding them to `Variant`s goes, and read here as `Variant`s): seeded random
+//! argument lists of every Godot 3 type, and
 //! mutations of their packets, give the same arguments or the same error, at the same
 //! byte; typed reads agree with `Call::args` on the `Variant`s; strings are lent by
 //! the packet. The engine's own Godot 3 calls are replayed through `receive_call3` in
