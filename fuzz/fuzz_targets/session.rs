@@ -1,7 +1,7 @@
 //! A server `godot_bin_multiplayer::Session` with three clients, fed hostile packets
 //! (the path cache, the relay, peers coming and going): never panics; a refused
-//! peer is gone, a peer whose call is dropped stays; every packet it sends decodes
-//! and goes to a connected peer.
+//! peer is gone, a peer whose call is dropped stays; a call's arguments decode;
+//! every packet it sends decodes and goes to a connected peer.
 //!
 //! Input: records of `[op][len][bytes...]`; op's low 2 bits pick the client
 //! (2, 3 or 4), op 0xF0.. disconnects or reconnects one instead, 0xE0.. makes the
@@ -87,7 +87,14 @@ fuzz_target!(|data: &[u8]| {
         }
         while let Some(e) = s.poll_event() {
             match e {
-                Event::Call(c) => assert!(c.from >= 2),
+                Event::Call(c) => {
+                    assert!(c.from >= 2);
+                    // Checked on arrival: they decode, and typed reads do not panic.
+                    let args = c.args.to_variants().expect("a call's arguments decode");
+                    assert_eq!(args.len(), c.args.len());
+                    let _ = c.args.get::<Vec<Variant>>();
+                    let _ = c.args::<(i64, String)>();
+                }
                 // A call by a forgotten cache id: dropped, its sender kept.
                 Event::Dropped { peer, .. } => {
                     assert!(s.peers().chain(s.authenticating()).any(|p| p == peer))

@@ -1,7 +1,8 @@
 //! A Godot 3 server `godot_bin_multiplayer::Session` with three clients and rpc modes
 //! (`master`, `puppet`), fed hostile packets: never panics; a refused peer is gone, a
 //! peer whose call is dropped (its mode does not allow it) stays, whether or not its
-//! arguments would read; every packet it sends decodes and goes to a connected peer.
+//! arguments would read; a call's arguments decode; every packet it sends decodes
+//! and goes to a connected peer.
 //!
 //! Input: records of `[op][len][bytes...]`; op's low 2 bits pick the client (2, 3 or
 //! 4), op 0xF0.. disconnects or reconnects one instead, 0xE0.. makes the server call,
@@ -58,7 +59,7 @@ fuzz_target!(|data: &[u8]| {
                             from: peer,
                             node: "Game".into(),
                             method: "m".into(),
-                            args,
+                            args: args.into(),
                         };
                         let (a, b) = (call.args.get::<Typed>(), event.args::<Typed>());
                         assert_eq!(a.is_ok(), b.is_ok(), "in place {a:?}, as Variants {b:?}");
@@ -99,7 +100,14 @@ fuzz_target!(|data: &[u8]| {
         }
         while let Some(e) = s.poll_event() {
             match e {
-                Event::Call(c) => assert!(c.from >= 2),
+                Event::Call(c) => {
+                    assert!(c.from >= 2);
+                    // Checked on arrival: they decode, and typed reads do not panic.
+                    let args = c.args.to_variants().expect("a call's arguments decode");
+                    assert_eq!(args.len(), c.args.len());
+                    let _ = c.args.get::<Vec<Variant>>();
+                    let _ = c.args::<(i64, String)>();
+                }
                 Event::Dropped { peer, .. } => assert!(s.peers().any(|p| p == peer)),
                 _ => {}
             }

@@ -78,10 +78,7 @@ impl Arguments {
     /// checked so, made into `Variant`s otherwise (a check of the others costs as
     /// much), which are kept.
     pub(crate) fn godot4(args: crate::Args<'_>) -> Result<Self> {
-        let made = match args.check_plain()? {
-            true => None,
-            false => Some(args.to_variants()?),
-        };
+        let made = made(args.check_plain()?, || args.to_variants())?;
         let (bytes, start, argc) = args.parts();
         Ok(Arguments(Repr::Godot4 {
             bytes: bytes.into(),
@@ -93,10 +90,7 @@ impl Arguments {
 
     /// [`Arguments::godot4`] of a received Godot 3 call's arguments.
     pub(crate) fn godot3(args: crate::godot3::Args<'_>) -> Result<Self> {
-        let made = match args.check_plain()? {
-            true => None,
-            false => Some(args.to_variants()?),
-        };
+        let made = made(args.check_plain()?, || args.to_variants())?;
         let (bytes, start, argc) = args.parts();
         Ok(Arguments(Repr::Godot3 {
             bytes: bytes.into(),
@@ -181,6 +175,15 @@ impl Arguments {
             _ => self.to_variants(),
         }
     }
+}
+
+/// The `Variant`s `make` gives when the arguments were not all checked without making
+/// them (`plain`), for a received call to keep.
+fn made(plain: bool, make: impl FnOnce() -> Result<Vec<Variant>>) -> Result<Option<Vec<Variant>>> {
+    if plain {
+        return Ok(None);
+    }
+    make().map(Some)
 }
 
 impl From<Vec<Variant>> for Arguments {

@@ -5,6 +5,8 @@
 //! same error at the same byte), and read by `Call::args` and `Arguments::get` as they
 //! read in place (`receive_call`). Godot 3's are held alike in `tests/call_in_place3.rs`.
 
+#[path = "common/mutate.rs"]
+mod mutate;
 #[path = "../../tests/common/random.rs"]
 #[allow(dead_code)]
 mod random;
@@ -58,28 +60,6 @@ fn place(e: godot_bin_multiplayer::Error) -> Place {
     (e.offset(), std::mem::discriminant(e.kind()), index)
 }
 
-/// Flips, overwrites, cuts or drops bytes of `b` from `seed`.
-fn mutate(b: &mut Vec<u8>, seed: u64) {
-    let mut r = Rng::new(seed);
-    for _ in 0..1 + r.below(2) {
-        if b.is_empty() {
-            return;
-        }
-        let at = r.below(b.len());
-        match r.below(5) {
-            0 => b[at] ^= 1 << r.below(8),
-            1 => b[at] = r.pick(&[0, 1, 2, 3, 4, 9, 0x41, 0x82, 0xc2, 0xff]),
-            2 => b.truncate(at),
-            3 => drop(b.drain(at..(at + 4).min(b.len()))),
-            _ => {
-                let w = r.pick(&[0u32, 1, 4, 0x1_0002, 0x7fff_ffff, 0xffff_ffff]);
-                let end = (at + 4).min(b.len());
-                b[at..end].copy_from_slice(&w.to_le_bytes()[..end - at]);
-            }
-        }
-    }
-}
-
 /// `n` random arguments from `seed`: every Godot 4 type, or (`plain`) mostly the
 /// types checked without making them (bools, ints, floats, Strings, Vector2,
 /// Vector3), the form most calls take.
@@ -106,7 +86,7 @@ fn received_arguments_are_what_decoding_gives() {
             return TestResult::discard();
         };
         if let Some(m) = mutation {
-            mutate(&mut bytes, m);
+            mutate::mutate(&mut bytes, m, &[0, 1, 2, 3, 4, 9, 0x41, 0x82, 0xc2, 0xff]);
         }
         // The node, the method and its mode as `receive_call` takes them (which reads
         // no argument), then what the arguments decode to, or where that fails.

@@ -7,6 +7,8 @@
 //! the packet. The engine's own Godot 3 calls are replayed through `receive_call3` in
 //! `tests/godot3.rs`.
 
+#[path = "common/mutate.rs"]
+mod mutate;
 #[path = "../../tests/common/random.rs"]
 #[allow(dead_code)]
 mod random;
@@ -98,28 +100,6 @@ fn call_packet(seed: u64, n: usize, method: &str) -> Option<(Vec<Variant>, Vec<u
     Some((args, packet.encode().ok()?))
 }
 
-/// Flips, overwrites, cuts or drops bytes of `b` from `seed`.
-fn mutate(b: &mut Vec<u8>, seed: u64) {
-    let mut r = Rng::new(seed);
-    for _ in 0..1 + r.below(2) {
-        if b.is_empty() {
-            return;
-        }
-        let at = r.below(b.len());
-        match r.below(5) {
-            0 => b[at] ^= 1 << r.below(8),
-            1 => b[at] = r.pick(&[0, 1, 2, 3, 4, 7, 0x40, 0x80, 0xff]),
-            2 => b.truncate(at),
-            3 => drop(b.drain(at..(at + 4).min(b.len()))),
-            _ => {
-                let w = r.pick(&[0u32, 1, 4, 0x1_0002, 0x7fff_ffff, 0xffff_ffff]);
-                let end = (at + 4).min(b.len());
-                b[at..end].copy_from_slice(&w.to_le_bytes()[..end - at]);
-            }
-        }
-    }
-}
-
 #[test]
 fn godot3_calls_read_in_place_as_received() {
     fn prop(seed: u64, n: u8, mutation: Option<u64>, modes: bool) -> TestResult {
@@ -128,7 +108,7 @@ fn godot3_calls_read_in_place_as_received() {
             return TestResult::discard();
         };
         if let Some(m) = mutation {
-            mutate(&mut bytes, m);
+            mutate::mutate(&mut bytes, m, &[0, 1, 2, 3, 4, 7, 0x40, 0x80, 0xff]);
         }
         let (a, b) = (in_place(modes, &bytes), received(modes, &bytes));
         if a != b {
