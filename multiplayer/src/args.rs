@@ -349,7 +349,7 @@ pub(crate) fn one(r: &mut Reader<'_>, cfg: &Config, index: usize) -> Result<Vari
 /// without making it (a String's text is checked, not copied).
 #[inline(always)]
 pub(crate) fn fast_len<const G3: bool>(b: &[u8]) -> Option<usize> {
-    fast_value::<G3>(b).map(|(_, used)| used)
+    fast_value::<G3, ()>(b).map(|((), used)| used)
 }
 
 /// The common argument types read straight from their bytes, skipping the general
@@ -366,37 +366,58 @@ fn fast(b: &[u8]) -> Option<(Variant, usize)> {
 /// types are Godot 4's but Vector3's).
 #[inline(always)]
 pub(crate) fn fast_in<const G3: bool>(b: &[u8]) -> Option<(Variant, usize)> {
-    let (v, used) = fast_value::<G3>(b)?;
-    Some((
-        match v {
-            PlainValue::Nil => Variant::Nil,
-            PlainValue::Bool(v) => Variant::Bool(v),
-            PlainValue::Int(v) => Variant::Int(v),
-            PlainValue::Float(v) => Variant::Float(v),
-            PlainValue::String(v) => Variant::String(v.to_owned()),
-            PlainValue::Vector2(v) => Variant::Vector2(v),
-            PlainValue::Vector3(v) => Variant::Vector3(v),
-        },
-        used,
-    ))
+    fast_value::<G3, Variant>(b)
 }
 
-/// A value [`fast_value`] read: a `Variant` of the types it reads, lent, with nothing
-/// to drop (a check that makes none costs no drop).
-#[derive(Clone, Copy)]
-enum PlainValue<'a> {
-    Nil,
-    Bool(bool),
-    Int(i64),
-    Float(f64),
-    String(&'a str),
-    Vector2(Vector2),
-    Vector3(Vector3),
+/// What [`fast_value`] makes of a value it reads: its `Variant`, or (`()`, for a
+/// check) nothing, which leaves nothing to drop.
+trait Made<'a> {
+    fn nil() -> Self;
+    fn bool(v: bool) -> Self;
+    fn int(v: i64) -> Self;
+    fn float(v: f64) -> Self;
+    fn string(v: &'a str) -> Self;
+    fn vector2(v: Vector2) -> Self;
+    fn vector3(v: Vector3) -> Self;
 }
 
-/// [`fast_in`]'s reading, and the bytes the value takes.
+impl Made<'_> for Variant {
+    fn nil() -> Self {
+        Variant::Nil
+    }
+    fn bool(v: bool) -> Self {
+        Variant::Bool(v)
+    }
+    fn int(v: i64) -> Self {
+        Variant::Int(v)
+    }
+    fn float(v: f64) -> Self {
+        Variant::Float(v)
+    }
+    fn string(v: &str) -> Self {
+        Variant::String(v.to_owned())
+    }
+    fn vector2(v: Vector2) -> Self {
+        Variant::Vector2(v)
+    }
+    fn vector3(v: Vector3) -> Self {
+        Variant::Vector3(v)
+    }
+}
+
+impl Made<'_> for () {
+    fn nil() {}
+    fn bool(_: bool) {}
+    fn int(_: i64) {}
+    fn float(_: f64) {}
+    fn string(_: &str) {}
+    fn vector2(_: Vector2) {}
+    fn vector3(_: Vector3) {}
+}
+
+/// [`fast_in`]'s reading, made into an `M`, and the bytes the value takes.
 #[inline(always)]
-fn fast_value<const G3: bool>(b: &[u8]) -> Option<(PlainValue<'_>, usize)> {
+fn fast_value<'a, const G3: bool, M: Made<'a>>(b: &'a [u8]) -> Option<(M, usize)> {
     let word = |i: usize| -> Option<[u8; 4]> { b.get(i..i + 4)?.try_into().ok() };
     let f32_at = |i: usize| word(i).map(f32::from_le_bytes);
     let head = u32::from_le_bytes(word(0)?);
@@ -405,31 +426,28 @@ fn fast_value<const G3: bool>(b: &[u8]) -> Option<(PlainValue<'_>, usize)> {
         return None;
     }
     Some(match (head & 0xFF, wide) {
-        (0, false) => (PlainValue::Nil, 4),
+        (0, false) => (M::nil(), 4),
         (1, false) => match u32::from_le_bytes(word(4)?) {
-            v @ (0 | 1) => (PlainValue::Bool(v == 1), 8),
+            v @ (0 | 1) => (M::bool(v == 1), 8),
             _ => return None,
         },
-        (2, false) => (PlainValue::Int(i64::from(i32::from_le_bytes(word(4)?))), 8),
+        (2, false) => (M::int(i64::from(i32::from_le_bytes(word(4)?))), 8),
         (2, true) => {
             let v: [u8; 8] = b.get(4..12)?.try_into().ok()?;
-            (PlainValue::Int(i64::from_le_bytes(v)), 12)
+            (M::int(i64::from_le_bytes(v)), 12)
         }
-        (3, false) => (PlainValue::Float(f64::from(f32_at(4)?)), 8),
+        (3, false) => (M::float(f64::from(f32_at(4)?)), 8),
         (3, true) => {
             let v: [u8; 8] = b.get(4..12)?.try_into().ok()?;
-            (PlainValue::Float(f64::from_le_bytes(v)), 12)
+            (M::float(f64::from_le_bytes(v)), 12)
         }
         (4, false) => {
             let (text, used) = plain_text(b)?;
-            (PlainValue::String(text), used)
+            (M::string(text), used)
         }
-        (5, false) => (
-            PlainValue::Vector2(Vector2::new(f32_at(4)?, f32_at(8)?)),
-            12,
-        ),
+        (5, false) => (M::vector2(Vector2::new(f32_at(4)?, f32_at(8)?)), 12),
         (tag, false) if tag == u32::from(vector3::<G3>()) => (
-            PlainValue::Vector3(Vector3::new(f32_at(4)?, f32_at(8)?, f32_at(12)?)),
+            M::vector3(Vector3::new(f32_at(4)?, f32_at(8)?, f32_at(12)?)),
             16,
         ),
         _ => return None,
