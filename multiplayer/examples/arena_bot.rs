@@ -80,8 +80,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                         println!("bot: {who} has {points} points");
                     }
                     "left" => {
-                        let (id,): (i64,) = call.args()?;
-                        if let Some(n) = names.remove(&id) {
+                        if let Some(n) = call.args().ok().and_then(|(id,): (i64,)| names.remove(&id)) {
                             println!("bot: {n} left");
                         }
                     }

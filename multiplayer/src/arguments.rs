@@ -18,14 +18,22 @@ use crate::error::{Error, ErrorKind, Result};
 /// [`Arguments::get`] (or [`Call::args`](crate::Call::args)) into the handler's own
 /// types, or as `Variant`s with [`Arguments::to_variants`].
 ///
-/// A call received holds its packet's argument bytes, checked on arrival as the engine
-/// reads them (a call whose arguments do not decode is refused then), and reads them
-/// only when asked, when all are bools, ints, floats, Strings, Vector2 or Vector3
-/// (the usual arguments, checked without making them). Other arguments are also made
-/// into `Variant`s on arrival, as checking them costs as much, and those are kept for
-/// [`Arguments::to_variants`]; typed reads still read the bytes. A relayed call, and
-/// one made from `Variant`s (`vec![...].into()`), holds `Variant`s. Either way the
-/// values read are the same.
+/// A call received (relayed too) holds its packet's argument bytes, checked on
+/// arrival as decoding them goes (a call whose arguments do not decode is refused
+/// then), and reads them only when asked, when all are nil, bools, ints, floats,
+/// Strings, or 32-bit Vector2 or Vector3 (the usual arguments, checked without making
+/// them). When one is of another type, the whole list is also made into `Variant`s on
+/// arrival, as checking it costs as much, and those are kept for
+/// [`Arguments::to_variants`]; typed reads still read the bytes.
+///
+/// Typed reads of a received call are [`crate::Args::get`]'s (a Godot 3 call's
+/// [`crate::godot3::Args::get`]'s); of arguments made from `Variant`s
+/// (`vec![...].into()`), godot_bin's of those Variants' Godot 4 bytes. The two give
+/// the same values but where godot_bin's typed reads differ from its `Variant`s, as
+/// `Args::get` names: a struct refuses a Dictionary with a key twice (a `Variant`
+/// keeps the last value), a 64-bit math value read as `f64`s keeps its 64-bit reals
+/// (a `Variant` rounds them to 32 bits), and a Godot 3 RID reads as a unit (its
+/// `Variant` is RID 0).
 ///
 /// Two are equal when they hold the same values, whichever form each holds them in.
 ///
@@ -119,7 +127,8 @@ impl Arguments {
     /// The arguments as a Rust value, usually a tuple: `let (pos, name): (Vector3,
     /// String) = call.args.get()?`, read as [`crate::Args::get`] reads them from the
     /// packet (a Godot 3 call's as [`crate::godot3::Args::get`]), with its errors and
-    /// their offsets in the packet. Any Godot 4 type may be asked for (`Vector2i`,
+    /// their offsets in the packet (see the type's docs for arguments made from
+    /// `Variant`s). Any Godot 4 type may be asked for (`Vector2i`,
     /// `StringName`, ...), whichever version the caller speaks: a Godot 3 argument
     /// is the same value in Godot 4. Arguments made from `Variant`s read as godot_bin
     /// reads those Variants' Godot 4 bytes (Objects too).

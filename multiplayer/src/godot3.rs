@@ -266,7 +266,8 @@ impl<'a> Args<'a> {
     /// arrays borrowed from the packet where asked for as `&str` and `&[u8]`. Errors
     /// are those of receiving the call as an [`crate::Event::Call`], at the same byte.
     /// Where godot_bin's typed reads differ from its `Variant`s, this differs from
-    /// [`crate::Call::args`] alike: besides the differences `crate::Args::get` names,
+    /// reading the `Variant`s alike (as [`crate::Call::args`] reads arguments made
+    /// from them): besides the differences `crate::Args::get` names,
     /// a Godot 3 RID, which carries no id on the wire, reads as a unit, where its
     /// `Variant` is RID 0.
     pub fn get<T: Deserialize<'a>>(&self) -> Result<T> {

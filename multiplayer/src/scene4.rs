@@ -562,7 +562,8 @@ impl<'a> Args<'a> {
     /// bytes (compressed bools and ints as the plain ones they stand for). Errors
     /// give their offset in the packet; arguments that are not all read, or bytes
     /// after them, are errors. Where godot_bin's typed reads differ from its
-    /// `Variant`s, this differs from [`crate::Call::args`] alike: a struct refuses a
+    /// `Variant`s, this differs from reading the `Variant`s alike (as
+    /// [`crate::Call::args`] reads arguments made from them): a struct refuses a
     /// Dictionary with a key twice, whose `Variant` keeps the last value; a
     /// double-precision math value read as a sequence of `f64` keeps its 64-bit
     /// reals, which a `Variant` rounds to 32 bits.

@@ -313,6 +313,8 @@ impl Call {
     /// The arguments as a Rust value, usually a tuple:
     /// `let (pos, name): (Vector3, String) = call.args()?`: [`Arguments::get`], with
     /// godot_bin's error (an offset in the packet would mean nothing to the caller).
+    /// A received call's arguments read from its bytes, as [`Args::get`] reads them in
+    /// place.
     ///
     /// Any Godot 4 type may be asked for (`Vector2i`, `StringName`, ...), whichever
     /// version the caller speaks: a Godot 3 argument is the same value in Godot 4.
@@ -811,9 +813,10 @@ impl Session {
     /// [`receive`](Session::receive) for a hot loop: a Godot 4 remote call that `from`
     /// made to this side comes back read in place, for the handler to take its
     /// arguments from the packet (strings borrowed, if it likes), instead of as an
-    /// [`Event::Call`], which holds a copy of them. Anything else (other packets, calls relayed between clients, Godot 3
-    /// calls, which [`receive_call3`](Session::receive_call3) reads in place) is
-    /// received as `receive` receives it, and gives `None`.
+    /// [`Event::Call`], which holds a copy of them. Anything else (other packets,
+    /// calls relayed between clients, Godot 3 calls, which
+    /// [`receive_call3`](Session::receive_call3) reads in place) is received as
+    /// `receive` receives it, and gives `None`.
     ///
     /// A call to an unknown node or method, or one its method's mode does not allow, is
     /// dropped here, as `receive` drops it ([`Event::Dropped`], `None`).
@@ -1176,6 +1179,11 @@ impl Session {
                     // engine drops both silently).
                     return Ok(());
                 }
+                // A broadcast includes the server unless it excludes it.
+                let (packet, here) = match peer <= 0 && peer != -SERVER {
+                    true => (packet.clone(), Some(packet)),
+                    false => (packet, None),
+                };
                 let out = Packet::Sys(Sys::Relay { peer: from, packet }).encode()?;
                 let targets: Vec<i32> = if peer > 0 {
                     vec![peer]
@@ -1194,9 +1202,8 @@ impl Session {
                         bytes: out.clone(),
                     });
                 }
-                // A broadcast includes the server unless it excludes it.
-                if peer <= 0 && peer != -SERVER {
-                    self.process(from, inner)?;
+                if let Some(packet) = here {
+                    self.relayed(from, inner, &packet)?;
                 }
                 Ok(())
             }
@@ -1205,7 +1212,7 @@ impl Session {
                     if !self.is_peer(peer) {
                         return Err(Error::at(ErrorKind::UnknownPeer(peer), 2));
                     }
-                    self.process(peer, inner)
+                    self.relayed(peer, inner, &packet)
                 });
                 self.drop_refused(peer, r);
                 Ok(())
@@ -1263,24 +1270,33 @@ impl Session {
     }
 
     /// `from`'s call of `method` on `node`, as an [`Event::Call`].
-    fn push_call(
-        &mut self,
-        from: i32,
-        node: &NodeRef,
-        method: u16,
-        args: Vec<Variant>,
-    ) -> Result<()> {
+    /// `inner`, which `from` sent through the relay as `bytes`: a call holds its
+    /// arguments' bytes, as one received from `from` directly.
+    fn relayed(&mut self, from: i32, inner: Packet, bytes: &[u8]) -> Result<()> {
+        match (inner, CallRef::decode(bytes)) {
+            (Packet::Call(_), Ok(Some(call))) => {
+                // `relayable` decoded it whole: its arguments check.
+                let args = Arguments::godot4(call.args)?;
+                self.push_call(from, &call.node, call.method, args)
+            }
+            (inner, _) => self.process(from, inner),
+        }
+    }
+
+    fn push_call(&mut self, from: i32, node: &NodeRef, method: u16, args: Arguments) -> Result<()> {
         let node = self.node_of(self.state.get(&from), node)?;
         self.check_mode(from, node, method)?;
         let (node, method) = self.callee(node, method)?;
-        let event = call_event(from, node, method, args.into());
+        let event = call_event(from, node, method, args);
         self.events.push_back(event);
         Ok(())
     }
 
     fn process(&mut self, from: i32, packet: Packet) -> Result<()> {
         match packet {
-            Packet::Call(call) => self.push_call(from, &call.node, call.method, call.args)?,
+            Packet::Call(call) => {
+                self.push_call(from, &call.node, call.method, call.args.into())?
+            }
             Packet::SimplifyPath { checksum, id, path } => {
                 let node = self
                     .scene

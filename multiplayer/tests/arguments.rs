@@ -3,7 +3,8 @@
 //! of every Godot 4 type, and mutations of their packets, are received exactly as
 //! decoding the packet's arguments to `Variant`s goes (the same arguments, or the
 //! same error at the same byte), and read by `Call::args` and `Arguments::get` as they
-//! read in place (`receive_call`). Godot 3's are held alike in `tests/call_in_place3.rs`.
+//! read in place (`receive_call`) and, for the types compared, as the `Variant`s
+//! read. Godot 3's are held alike in `tests/call_in_place3.rs`.
 
 #[path = "common/mutate.rs"]
 mod mutate;
@@ -117,6 +118,32 @@ fn received_arguments_are_what_decoding_gives() {
         if a.as_ref().map_err(|e| e.to_string()) != b.as_ref().map_err(|e| e.to_string()) {
             return TestResult::error(format!("{}: {a:?} {b:?}", hex::encode(&bytes)));
         }
+        // And as the `Variant`s read them (`Call::args` of a call made from them): a
+        // `Variant` list alike, and the usual types alike.
+        let made = Call {
+            args: decoded.clone().into(),
+            ..call.clone()
+        };
+        let (a, b) = (call.args::<Vec<Variant>>(), made.args::<Vec<Variant>>());
+        if format!("{a:?}") != format!("{b:?}") {
+            return TestResult::error(format!("{}: {a:?} {b:?}", hex::encode(&bytes)));
+        }
+        macro_rules! agree {
+            ($($t:ty),*) => {$(
+                let (a, b) = (call.args::<$t>().ok(), made.args::<$t>().ok());
+                if format!("{a:?}") != format!("{b:?}") {
+                    return TestResult::error(format!(
+                        "{} {}: {a:?} {b:?}", stringify!($t), hex::encode(&bytes)
+                    ));
+                }
+            )*};
+        }
+        agree!(
+            (i64, String),
+            (bool, f32, Vector3),
+            (Option<i64>,),
+            Vec<f64>
+        );
         TestResult::from_bool(
             call.args.len() == decoded.len()
                 && call.args == decoded
@@ -179,4 +206,93 @@ fn no_arguments_read_as_none() {
     assert_eq!(call.args::<Option<(i64,)>>().unwrap(), None);
     assert_eq!(call.args, Arguments::default());
     assert!(call.args::<(i64,)>().is_err());
+}
+
+/// `bytes` with the first run of `from` replaced by `to`.
+fn replaced(bytes: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
+    let at = bytes
+        .windows(from.len())
+        .position(|w| w == from)
+        .expect("the run is there");
+    [&bytes[..at], to, &bytes[at + from.len()..]].concat()
+}
+
+#[test]
+fn a_relayed_call_reads_from_its_bytes_as_one_received_directly() {
+    use godot_bin::{Config, Precision};
+    use godot_bin_multiplayer::{RpcNames, Sys};
+    // A Vector3 of a double-precision engine, whose x (0.1) no f32 holds: read as
+    // `f64`s from the bytes it keeps its 64 bits, where a `Variant` rounds it.
+    let v = Vector3::new(0.5, 1.0, 2.0);
+    let wide = Config::new()
+        .dialect(Dialect::Godot4)
+        .precision(Precision::Double)
+        .to_vec(&v)
+        .unwrap();
+    let wide = replaced(&wide, &0.5f64.to_le_bytes(), &0.1f64.to_le_bytes());
+    let single = Config::new().dialect(Dialect::Godot4).to_vec(&v).unwrap();
+    // By cache id 1, given first (a path after the arguments would move).
+    let simplify = Packet::SimplifyPath {
+        checksum: RpcNames::new(["a", "b"]).checksum().to_owned(),
+        id: 1,
+        path: "Game".into(),
+    }
+    .encode()
+    .unwrap();
+    let call = Packet::Call(RemoteCall {
+        node: NodeRef::Cached(1),
+        method: 1,
+        args: vec![v.into()],
+    })
+    .encode()
+    .unwrap();
+    let call = replaced(&call, &single, &wide);
+    let first = |s: &mut Session| {
+        std::iter::from_fn(|| s.poll_event())
+            .find_map(|e| match e {
+                Event::Call(c) => Some(c),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("no call"))
+    };
+    let mut server = server();
+    for p in [&simplify, &call] {
+        server.receive(PEER, Delivery::default(), p).unwrap();
+    }
+    let direct = first(&mut server);
+    assert_eq!(
+        direct.args::<((f64, f64, f64),)>().unwrap().0,
+        (0.1, 1.0, 2.0)
+    );
+
+    // The same packets from client 5 to client 6 through the server's relay.
+    let mut client = Session::client(6, Scene::new().node("Game", ["a", "b"]));
+    client.connect(1);
+    server.connect(6);
+    for p in [simplify, call] {
+        let relay = Packet::Sys(Sys::Relay { peer: 6, packet: p });
+        server
+            .receive(PEER, Delivery::default(), &relay.encode().unwrap())
+            .unwrap();
+        // The server's notice of peer 5, then the relayed packet.
+        while let Some(out) = server.poll_transmit() {
+            if out.to == 6 {
+                client.receive(1, out.delivery, &out.bytes).unwrap();
+            }
+        }
+    }
+    let relayed = first(&mut client);
+    assert_eq!((relayed.from, &*relayed.method), (PEER, "b"));
+    assert_eq!(
+        relayed.args::<((f64, f64, f64),)>().unwrap().0,
+        (0.1, 1.0, 2.0)
+    );
+    assert_eq!(relayed.args, direct.args);
+    // Made from its `Variant`s, the x is the f32 they hold.
+    let made = Call {
+        args: relayed.args.to_variants().unwrap().into(),
+        ..relayed
+    };
+    let ((x, _, _),): ((f64, f64, f64),) = made.args().unwrap();
+    assert_eq!(x, f64::from(0.1f32));
 }
