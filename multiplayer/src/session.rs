@@ -1180,10 +1180,7 @@ impl Session {
                     return Ok(());
                 }
                 // A broadcast includes the server unless it excludes it.
-                let (packet, here) = match peer <= 0 && peer != -SERVER {
-                    true => (packet.clone(), Some(packet)),
-                    false => (packet, None),
-                };
+                let here = peer <= 0 && peer != -SERVER;
                 let out = Packet::Sys(Sys::Relay { peer: from, packet }).encode()?;
                 let targets: Vec<i32> = if peer > 0 {
                     vec![peer]
@@ -1202,8 +1199,8 @@ impl Session {
                         bytes: out.clone(),
                     });
                 }
-                if let Some(packet) = here {
-                    self.relayed(from, inner, &packet)?;
+                if here {
+                    self.relayed(from, inner)?;
                 }
                 Ok(())
             }
@@ -1212,7 +1209,7 @@ impl Session {
                     if !self.is_peer(peer) {
                         return Err(Error::at(ErrorKind::UnknownPeer(peer), 2));
                     }
-                    self.relayed(peer, inner, &packet)
+                    self.relayed(peer, inner)
                 });
                 self.drop_refused(peer, r);
                 Ok(())
@@ -1270,16 +1267,11 @@ impl Session {
     }
 
     /// `from`'s call of `method` on `node`, as an [`Event::Call`].
-    /// `inner`, which `from` sent through the relay as `bytes`: a call holds its
-    /// arguments' bytes, as one received from `from` directly.
-    fn relayed(&mut self, from: i32, inner: Packet, bytes: &[u8]) -> Result<()> {
-        match (inner, CallRef::decode(bytes)) {
-            (Packet::Call(_), Ok(Some(call))) => {
-                // `relayable` decoded it whole: its arguments check.
-                let args = Arguments::godot4(call.args)?;
-                self.push_call(from, &call.node, call.method, args)
-            }
-            (inner, _) => self.process(from, inner),
+    /// `inner`, which `from` sent through the relay.
+    fn relayed(&mut self, from: i32, inner: Relayed) -> Result<()> {
+        match inner {
+            Relayed::Call(node, method, args) => self.push_call(from, &node, method, args),
+            Relayed::Other(packet) => self.process(from, packet),
         }
     }
 
@@ -1820,11 +1812,24 @@ impl Session {
     }
 }
 
-/// A relayed packet, which is never itself a SYS packet.
-fn relayable(bytes: &[u8]) -> Result<Packet> {
-    match Packet::decode(bytes).map_err(|e| e.shifted(6))? {
+/// A packet a peer sent through the relay, read as it would be received from that
+/// peer: a call holds its arguments' bytes ([`Arguments`]).
+enum Relayed {
+    Call(NodeRef, u16, Arguments),
+    Other(Packet),
+}
+
+/// What a SYS relay carries (at byte 6), checked as `Packet::decode` checks it (a call
+/// read as `receive_from` reads one, with the same errors); no SYS packet.
+fn relayable(bytes: &[u8]) -> Result<Relayed> {
+    let shifted = |e: Error| e.shifted(6);
+    if let Some(call) = CallRef::decode(bytes).map_err(shifted)? {
+        let args = Arguments::godot4(call.args).map_err(shifted)?;
+        return Ok(Relayed::Call(call.node, call.method, args));
+    }
+    match Packet::decode(bytes).map_err(shifted)? {
         Packet::Sys(_) => Err(Error::at(ErrorKind::Unexpected("a relayed SYS packet"), 6)),
-        p => Ok(p),
+        p => Ok(Relayed::Other(p)),
     }
 }
 
