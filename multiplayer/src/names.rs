@@ -137,6 +137,26 @@ impl Default for RpcNames {
     }
 }
 
+/// `a == b`, for the short names of a scan: up to 16 bytes compare as two
+/// overlapping words from each end, with no call to `memcmp` (which cost about 20
+/// instructions a compare, a third of sending a call by its names).
+#[inline]
+pub(crate) fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let word = |s: &[u8], at: usize| u64::from_le_bytes(s[at..at + 8].try_into().unwrap());
+    let half = |s: &[u8], at: usize| u32::from_le_bytes(s[at..at + 4].try_into().unwrap());
+    match n {
+        0..=3 => a == b,
+        4..=7 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
+        8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
+        _ => a == b,
+    }
+}
+
 impl RpcNames {
     /// The names in any order; duplicates count once.
     pub fn new<I, S>(names: I) -> Self
@@ -165,7 +185,7 @@ impl RpcNames {
         // A script has a handful of rpc methods: a scan whose compares stop at a
         // length that differs is quicker there than a search's ordered compares.
         if self.names.len() <= 16 {
-            return self.names.iter().position(|n| n.as_str() == name);
+            return self.names.iter().position(|n| same(n, name));
         }
         self.names.binary_search_by(|n| n.as_str().cmp(name)).ok()
     }
@@ -214,5 +234,26 @@ mod tests {
                 assert_eq!(names.id(absent), None);
             }
         }
+    }
+
+    /// `same` is `==`: for every length up to past its words, a byte changed at
+    /// each place, a length that differs, and random pairs.
+    #[test]
+    fn same_is_equality() {
+        for n in 0..=24 {
+            let a: String = (0..n).map(|i| char::from(b'a' + i as u8)).collect();
+            assert!(same(&a, &a.clone()), "{a}");
+            for at in 0..n {
+                let mut b = a.clone().into_bytes();
+                b[at] = b'Z';
+                let b = String::from_utf8(b).unwrap();
+                assert!(!same(&a, &b) && !same(&b, &a), "{a} {b}");
+            }
+            assert!(!same(&a, &format!("{a}a")));
+        }
+        fn prop(a: String, b: String) -> bool {
+            same(&a, &b) == (a == b) && same(&a, &a.clone())
+        }
+        quickcheck::quickcheck(prop as fn(String, String) -> bool);
     }
 }

@@ -327,6 +327,23 @@ fn encode_call(call: &RemoteCall, out: &mut Vec<u8>) -> Result<()> {
     }
 }
 
+/// The usual call's head, for a cache id and method id of a byte each: its count
+/// byte is set by [`finish_short_call`] once the arguments after it are written.
+pub(crate) fn short_call_head(id: u8, method: u8) -> [u8; 4] {
+    [REMOTE_CALL, id, method, 0]
+}
+
+/// Sets the count of a call begun with [`short_call_head`] at `start` of `out`, whose
+/// `argc` arguments follow: none go without a count, as [`write_call`] writes them.
+pub(crate) fn finish_short_call(out: &mut Vec<u8>, start: usize, argc: u8) {
+    if argc == 0 {
+        out.truncate(start + 3);
+        out[start] |= BYTES_OR_NONE;
+    } else {
+        out[start + 3] = argc;
+    }
+}
+
 /// Appends a call of `method` of `node` whose arguments `args` writes: `argc` of them
 /// after their count, or (`None`) no arguments or one PackedByteArray's bare bytes.
 pub(crate) fn write_call(

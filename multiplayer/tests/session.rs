@@ -7,7 +7,7 @@
 
 mod sessions;
 
-use godot_bin::{Config, Dialect, Variant};
+use godot_bin::{Config, Dialect, Variant, Vector3};
 use godot_bin_multiplayer::{
     Delivery, ErrorKind, Event, Limits, Mode, NodeRef, Packet, Protocol, RemoteCall, RpcMode,
     Scene, Session, Sys, Target, Transmit,
@@ -897,22 +897,28 @@ mod arbitrary;
 
 /// `rpc` writes a container argument from the value itself (godot_bin's serializer,
 /// full Objects refused on the way); `call` writes its Variants. Same packets, or
-/// the same fault and nothing sent, for random trees with and without Objects.
+/// the same fault and nothing sent, for random trees with and without Objects, to a
+/// peer that has the node's path and (`rpc`'s short way) to one that confirmed it.
 #[test]
 fn rpc_writes_containers_as_call_writes_their_variants() {
     #[derive(Clone, Debug)]
-    struct Args(Variant, Variant);
+    struct Args(Variant, Variant, bool);
     impl quickcheck::Arbitrary for Args {
         fn arbitrary(g: &mut quickcheck::Gen) -> Self {
             let objects = u8::arbitrary(g) % 4 == 0;
             Args(
                 arbitrary::tree(g, 3, objects),
                 arbitrary::tree(g, 2, objects),
+                bool::arbitrary(g),
             )
         }
     }
     fn prop(a: Args) -> bool {
         let (mut by_rpc, mut by_call) = (server_with(&[5]), server_with(&[5]));
+        if a.2 {
+            confirm_game(&mut by_rpc);
+            confirm_game(&mut by_call);
+        }
         let d = Delivery::default();
         let r1 = by_rpc.rpc(
             Target::Peer(5),
@@ -944,6 +950,82 @@ fn rpc_writes_containers_as_call_writes_their_variants() {
     quickcheck::QuickCheck::new()
         .tests(2000)
         .quickcheck(prop as fn(Args) -> bool);
+}
+
+/// Peer 5 has the path of "Game" (cache id 1) and confirmed it.
+fn confirm_game(s: &mut Session) {
+    s.rpc(Target::Peer(5), "Game", "ping", &()).unwrap();
+    drain(s);
+    let confirm = Packet::ConfirmPath { valid: true, id: 1 }.encode().unwrap();
+    s.receive(5, Delivery::default(), &confirm).unwrap();
+    drain(s);
+}
+
+/// `rpc`'s short way (one peer, a path it confirmed) sends what `call` sends, with
+/// arguments and without, on the channel asked for; and a call it cannot take (a
+/// peer that has not confirmed, another target, an unknown method) still goes the
+/// general way, with its faults.
+#[test]
+fn rpc_to_a_peer_that_confirmed_sends_what_call_sends() {
+    let mut by_rpc = server_with(&[5, 6]);
+    let mut by_call = server_with(&[5, 6]);
+    confirm_game(&mut by_rpc);
+    confirm_game(&mut by_call);
+    let d = Delivery {
+        mode: Mode::UnreliableOrdered,
+        channel: 3,
+    };
+    let v3 = Vector3::new(1.5, -2.0, 0.25);
+    by_rpc
+        .rpc_with(
+            Target::Peer(5),
+            "Game",
+            "two",
+            &(v3, -70_000, true, "hé"),
+            d,
+        )
+        .unwrap();
+    by_rpc
+        .rpc_with(Target::Peer(5), "Game", "ping", &(), d)
+        .unwrap();
+    by_rpc.rpc(Target::Peer(6), "Game", "one", &(1,)).unwrap();
+    let args = vec![
+        Variant::Vector3(v3),
+        Variant::Int(-70_000),
+        Variant::Bool(true),
+        Variant::from("hé"),
+    ];
+    by_call
+        .call(Target::Peer(5), "Game", "two", args, d)
+        .unwrap();
+    by_call
+        .call(Target::Peer(5), "Game", "ping", vec![], d)
+        .unwrap();
+    let one = vec![Variant::Int(1)];
+    by_call
+        .call(Target::Peer(6), "Game", "one", one, Delivery::default())
+        .unwrap();
+    let (sent, _) = drain(&mut by_rpc);
+    assert_eq!(sent, drain(&mut by_call).0);
+    assert_eq!(sent.len(), 4, "{sent:?}");
+    assert_eq!(
+        sent[0].bytes[..4],
+        [0, 1, 4, 4],
+        "by cache id, two (method 4), 4 arguments"
+    );
+    assert_eq!(
+        sent[1].bytes,
+        [0x80, 1, 2],
+        "no arguments, no count (ping: method 2)"
+    );
+    assert_eq!(sent[2].bytes[0], 1, "the path first to 6");
+    let kind = |r: godot_bin_multiplayer::Result<()>| format!("{:?}", r.unwrap_err().kind());
+    assert_eq!(
+        kind(by_rpc.rpc(Target::Peer(5), "Game", "nope", &(1,))),
+        "UnknownMethodName(\"nope\")"
+    );
+    assert!(kind(by_rpc.rpc(Target::Peer(5), "Game", "one", &("a\0",))).starts_with("Argument"));
+    assert_eq!(by_rpc.poll_transmit(), None);
 }
 
 /// A received call names its node and method with the scene's own strings, not a
