@@ -198,6 +198,62 @@ fn a_received_call_reads_its_arguments_as_the_handler_asks() {
     );
 }
 
+/// Short calls' bytes are kept in place and longer ones boxed: reads are the same
+/// either way, as read in place from the packet, errors at the same bytes; by path
+/// and by cache id, whose heads differ in length.
+#[test]
+fn short_and_long_calls_read_alike() {
+    for n in 0..=64 {
+        let text = "é".repeat(n / 2) + &"x".repeat(n % 2);
+        let args = vec![Variant::from(text.as_str()), Variant::Int(-70_000)];
+        let by_path = call_bytes(args.clone()).unwrap();
+        let mut s = server();
+        s.receive(PEER, Delivery::default(), &by_path).unwrap();
+        let scene = Scene::new().node("Game", ["a", "b"]);
+        let simplify = Packet::SimplifyPath {
+            checksum: scene.names("Game").unwrap().checksum().into(),
+            id: 1,
+            path: "Game".into(),
+        };
+        s.receive(PEER, Delivery::default(), &simplify.encode().unwrap())
+            .unwrap();
+        let by_id = Packet::Call(RemoteCall {
+            node: NodeRef::Cached(1),
+            method: 1,
+            args: args.clone(),
+        })
+        .encode()
+        .unwrap();
+        s.receive(PEER, Delivery::default(), &by_id).unwrap();
+        let calls: Vec<Call> = std::iter::from_fn(|| s.poll_event())
+            .filter_map(|e| match e {
+                Event::Call(c) => Some(c),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(calls.len(), 2, "{n}");
+        for (call, bytes) in calls.iter().zip([&by_path, &by_id]) {
+            let in_place = CallRef::decode(bytes).unwrap().unwrap().args;
+            assert_eq!(
+                call.args::<(String, i64)>().unwrap(),
+                (text.clone(), -70_000)
+            );
+            assert_eq!(call.args, args);
+            assert_eq!(call.args.len(), 2);
+            let e = call.args.get::<(String, String)>().unwrap_err();
+            let e_in_place = in_place.get::<(String, String)>().unwrap_err();
+            assert_eq!(
+                (e.offset(), e.to_string()),
+                (e_in_place.offset(), e_in_place.to_string())
+            );
+            assert!(
+                matches!(e.kind(), ErrorKind::Argument { index: 1, .. }),
+                "{e}"
+            );
+        }
+    }
+}
+
 #[test]
 fn no_arguments_read_as_none() {
     let call = received(&call_bytes(vec![]).unwrap()).unwrap().unwrap();
