@@ -253,6 +253,36 @@ impl Config {
         })
     }
 
+    /// The length of the [`Variant`] that `bytes` start with, checked as
+    /// [`take_from_slice::<Variant>`](Self::take_from_slice) reads it, with the same
+    /// errors, without making it: no `String`, `Vec` or `Dictionary` is allocated
+    /// for the common types. For a relay or a validator that passes bytes on.
+    ///
+    /// ```
+    /// use godot_bin::{Config, Variant};
+    /// let cfg = Config::new();
+    /// let mut bytes = cfg.to_vec(&Variant::from(vec![Variant::from("hi"), Variant::Int(7)]))?;
+    /// let len = bytes.len();
+    /// bytes.extend_from_slice(b"rest");
+    /// assert_eq!(cfg.skip_variant(&bytes)?, len);
+    /// let e = cfg.skip_variant(&bytes[..len - 1]).unwrap_err();
+    /// assert_eq!(
+    ///     (e.offset(), e.to_string()),
+    ///     {
+    ///         let e = cfg.take_from_slice::<Variant>(&bytes[..len - 1]).unwrap_err();
+    ///         (e.offset(), e.to_string())
+    ///     }
+    /// );
+    /// # Ok::<(), godot_bin::Error>(())
+    /// ```
+    pub fn skip_variant(&self, bytes: &[u8]) -> Result<usize> {
+        de::in_order::read_slice(*self, bytes, |de| {
+            de.skip_top_variant()
+                .map_err(|e| e.or_at(de.byte_offset()))?;
+            Ok(de.byte_offset())
+        })
+    }
+
     /// Decodes exactly one value from `reader`.
     pub fn from_reader<R: io::Read, T: DeserializeOwned>(&self, reader: R) -> Result<T> {
         let mut de = Deserializer::with_config(de::IoRead::new(reader), *self);

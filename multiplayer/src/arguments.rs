@@ -19,12 +19,9 @@ use crate::error::{Error, ErrorKind, Result};
 /// types, or as `Variant`s with [`Arguments::to_variants`].
 ///
 /// A call received (relayed too) holds its packet's argument bytes, checked on
-/// arrival as decoding them goes (a call whose arguments do not decode is refused
-/// then), and reads them only when asked, when all are nil, bools, ints, floats,
-/// Strings, or 32-bit Vector2 or Vector3 (the usual arguments, checked without making
-/// them). When one is of another type, the whole list is also made into `Variant`s on
-/// arrival, as checking it costs as much, and those are kept for
-/// [`Arguments::to_variants`]; typed reads still read the bytes.
+/// arrival as decoding them goes, without making them (a call whose arguments do not
+/// decode is refused then), and reads them only when asked: into the handler's types,
+/// or into `Variant`s.
 ///
 /// Typed reads of a received call are [`crate::Args::get`]'s (a Godot 3 call's
 /// [`crate::godot3::Args::get`]'s); of arguments made from `Variant`s
@@ -62,18 +59,15 @@ pub struct Arguments(Repr);
 #[derive(Clone)]
 enum Repr {
     /// A Godot 4 call's packet up to the end of its arguments (see
-    /// [`crate::Args`]), checked; and its arguments as `Variant`s, when they were
-    /// made to check them.
+    /// [`crate::Args`]), checked.
     Godot4 {
         kept: Kept,
         argc: Option<u8>,
-        made: Option<Vec<Variant>>,
     },
     /// A Godot 3 call's, alike (see [`crate::godot3::Args`]).
     Godot3 {
         kept: Kept,
         argc: u8,
-        made: Option<Vec<Variant>>,
     },
     Variants(Vec<Variant>),
 }
@@ -137,34 +131,30 @@ impl Kept {
 
 impl Arguments {
     /// A received Godot 4 call's arguments, checked as [`crate::Args::to_variants`]
-    /// reads them, with its errors: without making them when all are of the types
-    /// checked so, made into `Variant`s otherwise (a check of the others costs as
-    /// much), which are kept.
+    /// reads them, with its errors, without making them.
     pub(crate) fn godot4(args: crate::Args<'_>) -> Result<Self> {
-        let made = made(args.check_plain()?, || args.to_variants())?;
+        args.check()?;
         let (bytes, start, argc) = args.parts();
         Ok(Arguments(Repr::Godot4 {
             kept: Kept::new(bytes, start),
             argc,
-            made,
         }))
     }
 
     /// [`Arguments::godot4`] of a received Godot 3 call's arguments.
     pub(crate) fn godot3(args: crate::godot3::Args<'_>) -> Result<Self> {
-        let made = made(args.check_plain()?, || args.to_variants())?;
+        args.check()?;
         let (bytes, start, argc) = args.parts();
         Ok(Arguments(Repr::Godot3 {
             kept: Kept::new(bytes, start),
             argc,
-            made,
         }))
     }
 
     /// How many arguments there are.
     pub fn len(&self) -> usize {
         match &self.0 {
-            Repr::Godot4 { kept, argc, .. } => kept.godot4(*argc).len(),
+            Repr::Godot4 { kept, argc } => kept.godot4(*argc).len(),
             Repr::Godot3 { argc, .. } => usize::from(*argc),
             Repr::Variants(v) => v.len(),
         }
@@ -185,8 +175,8 @@ impl Arguments {
     /// reads those Variants' Godot 4 bytes (Objects too).
     pub fn get<T: DeserializeOwned>(&self) -> Result<T> {
         match &self.0 {
-            Repr::Godot4 { kept, argc, .. } => kept.godot4(*argc).get(),
-            Repr::Godot3 { kept, argc, .. } => kept.godot3(*argc).get(),
+            Repr::Godot4 { kept, argc } => kept.godot4(*argc).get(),
+            Repr::Godot3 { kept, argc } => kept.godot3(*argc).get(),
             Repr::Variants(args) => {
                 if args.is_empty() {
                     return crate::args::none().map_err(|e| Error::at(ErrorKind::Arguments(e), 0));
@@ -211,33 +201,19 @@ impl Arguments {
     /// (the `Result` is [`crate::Args::to_variants`]'s, which this calls).
     pub fn to_variants(&self) -> Result<Vec<Variant>> {
         match &self.0 {
-            Repr::Godot4 { made: Some(v), .. } | Repr::Godot3 { made: Some(v), .. } => {
-                Ok(v.clone())
-            }
             Repr::Variants(v) => Ok(v.clone()),
-            Repr::Godot4 { kept, argc, .. } => kept.godot4(*argc).to_variants(),
-            Repr::Godot3 { kept, argc, .. } => kept.godot3(*argc).to_variants(),
+            Repr::Godot4 { kept, argc } => kept.godot4(*argc).to_variants(),
+            Repr::Godot3 { kept, argc } => kept.godot3(*argc).to_variants(),
         }
     }
 
     /// The arguments as `Variant`s, consuming them.
     pub fn into_variants(self) -> Result<Vec<Variant>> {
         match self.0 {
-            Repr::Godot4 { made: Some(v), .. }
-            | Repr::Godot3 { made: Some(v), .. }
-            | Repr::Variants(v) => Ok(v),
+            Repr::Variants(v) => Ok(v),
             _ => self.to_variants(),
         }
     }
-}
-
-/// The `Variant`s `make` gives when the arguments were not all checked without making
-/// them (`plain`), for a received call to keep.
-fn made(plain: bool, make: impl FnOnce() -> Result<Vec<Variant>>) -> Result<Option<Vec<Variant>>> {
-    if plain {
-        return Ok(None);
-    }
-    make().map(Some)
 }
 
 impl From<Vec<Variant>> for Arguments {
@@ -264,9 +240,7 @@ impl PartialEq for Arguments {
 impl Arguments {
     fn holds(&self, values: &[Variant]) -> bool {
         match &self.0 {
-            Repr::Godot4 { made: Some(v), .. }
-            | Repr::Godot3 { made: Some(v), .. }
-            | Repr::Variants(v) => v == values,
+            Repr::Variants(v) => v == values,
             _ => matches!(self.to_variants(), Ok(v) if v == values),
         }
     }

@@ -280,19 +280,19 @@ impl<'a> Args<'a> {
     }
 
     /// Checks the arguments as [`Args::to_variants`] reads them, with its errors,
-    /// without making them, when all are of the types read without godot_bin's
-    /// decoder; `false` when one is not.
-    pub(crate) fn check_plain(&self) -> Result<bool> {
+    /// without making them (see `args::check`).
+    pub(crate) fn check(&self) -> Result<()> {
+        let cfg = config();
         let mut body = Reader::new(self.bytes, self.start);
         enough(usize::from(self.argc), &body)?;
-        for _ in 0..self.argc {
+        for index in 0..usize::from(self.argc) {
             let at = body.pos;
             match crate::args::fast_len::<true>(&body.bytes[at..]) {
                 Some(used) => body.pos = at + used,
-                None => return Ok(false),
+                None => skip_variant(&cfg, &mut body, index)?,
             }
         }
-        body.end().map(|()| true)
+        body.end()
     }
 
     /// The packet up to the end of the arguments, where the first starts, and their
@@ -378,6 +378,18 @@ pub(crate) fn variant(cfg: &Config, r: &mut Reader<'_>, index: usize) -> Result<
         })?;
     r.pos = at + used;
     Ok(v)
+}
+
+/// [`variant`]'s check: the value at `r` read as it reads it, with its errors, not
+/// made (`Config::skip_variant`).
+pub(crate) fn skip_variant(cfg: &Config, r: &mut Reader<'_>, index: usize) -> Result<()> {
+    let at = r.pos;
+    let used = cfg.skip_variant(&r.bytes[at..]).map_err(|source| {
+        let offset = at + source.offset().unwrap_or(0);
+        Error::at(ErrorKind::Argument { index, source }, offset)
+    })?;
+    r.pos = at + used;
+    Ok(())
 }
 
 fn put_variant(cfg: &Config, v: &Variant, index: usize, out: &mut Vec<u8>) -> Result<()> {

@@ -636,19 +636,16 @@ impl<'a> Args<'a> {
     }
 
     /// Checks the arguments as [`Args::to_variants`] reads them, with its errors,
-    /// without making them, when all are of the types read without godot_bin's
-    /// decoder (see `args::check_plain`); `false` when one is not.
+    /// without making them (see `args::check`).
     #[inline]
-    pub(crate) fn check_plain(&self) -> Result<bool> {
+    pub(crate) fn check(&self) -> Result<()> {
         if let Some(argc) = self.argc {
             let mut a = Reader::new(self.bytes, self.start);
-            if !args::check_plain(&mut a, usize::from(argc))? {
-                return Ok(false);
-            }
+            args::check(&mut a, usize::from(argc))?;
             a.end()?;
             self.counted_form(argc)?;
         }
-        Ok(true)
+        Ok(())
     }
 
     /// The packet up to the end of the arguments, where the first starts, and their

@@ -221,6 +221,28 @@ fn variants_read_as_the_general_way_reads_them_on_any_bytes() {
         .quickcheck(prop as fn(Variants) -> bool);
 }
 
+/// `Config::skip_variant` takes the bytes a `Variant` read takes, or gives its error
+/// (kind, offset and message), with the fast paths on and off.
+#[test]
+fn a_skipped_variant_is_what_reading_it_gives() {
+    fn prop(Variants(case): Variants) -> bool {
+        let outcome = |r: Result<usize>| match r {
+            Ok(used) => format!("{used}"),
+            Err(e) => format!("{:?} at {:?}: {e}", e.kind(), e.offset()),
+        };
+        let skipped = outcome(case.config.skip_variant(&case.bytes));
+        [false, true].into_iter().all(|general| {
+            let read = with_fast_paths(general, || {
+                case.config.take_from_slice::<Variant>(&case.bytes)
+            });
+            outcome(read.map(|(_, used)| used)) == skipped
+        })
+    }
+    QuickCheck::new()
+        .tests(3000)
+        .quickcheck(prop as fn(Variants) -> bool);
+}
+
 #[test]
 fn structs_read_as_the_general_way_reads_them_on_any_bytes() {
     fn prop(Entities(case): Entities) -> bool {

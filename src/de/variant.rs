@@ -15,7 +15,7 @@ use super::{fast_paths, Deserializer, Header, Read, MAX_LEN};
 use crate::dialect::{Dialect, VariantType, INT_ID};
 use crate::error::Result;
 use crate::table::PoolElem;
-use crate::types::{Floats, PoolStringArray};
+use crate::types::{Color, Floats, PoolStringArray, Quat, Rect2, Transform2D, Vector2, Vector3};
 use crate::value::{Dictionary, Variant, VariantVisitor};
 use crate::words::le;
 
@@ -87,6 +87,68 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         })
     }
 
+    /// A whole value checked as `Variant::deserialize` reads it (its header, then
+    /// [`variant`](Self::variant)), for `Config::skip_variant`.
+    pub(crate) fn skip_top_variant(&mut self) -> Result<()> {
+        let at = self.value_start();
+        let h = self.header()?;
+        self.skip(h).map_err(|e| e.or_at(at))
+    }
+
+    /// The next value checked as [`next_variant`](Self::next_variant) reads it, with
+    /// the same errors, without making it where that is cheaper (the general way's
+    /// types are made and dropped).
+    pub(crate) fn skip_variant(&mut self) -> Result<()> {
+        if let Some((at, s)) = self.plain_str() {
+            return s.map(|_| ()).map_err(|e| e.or_at(at));
+        }
+        if self.word_of(INT_ID, |_| true).is_some() {
+            return Ok(());
+        }
+        let at = self.value_start();
+        let h = self.header()?;
+        self.skip(h).map_err(|e| e.or_at(at))
+    }
+
+    /// The value whose header `h` was just read, checked as [`variant`](Self::variant)
+    /// reads it.
+    pub(crate) fn skip(&mut self, h: Header) -> Result<()> {
+        match h.ty {
+            VariantType::Nil => {}
+            VariantType::Bool => _ = self.u32("a bool")?,
+            VariantType::Int => _ = self.int(h)?,
+            VariantType::Float if h.is_64() => _ = self.u64("a 64-bit float")?,
+            VariantType::Float => _ = self.u32("a float")?,
+            VariantType::String => _ = self.str()?,
+            VariantType::Vector2 if !self.wide(h) => _ = self.floats_of::<Vector2>()?,
+            VariantType::Vector3 if !self.wide(h) => _ = self.floats_of::<Vector3>()?,
+            VariantType::Quat if !self.wide(h) => _ = self.floats_of::<Quat>()?,
+            VariantType::Rect2 if !self.wide(h) => _ = self.floats_of::<Rect2>()?,
+            VariantType::Transform2D if !self.wide(h) => _ = self.floats_of::<Transform2D>()?,
+            VariantType::Color => _ = self.floats_of::<Color>()?,
+            VariantType::PoolStringArray => {
+                for _ in 0..self.strings_count()? {
+                    self.str()?;
+                }
+            }
+            VariantType::Array if self.untyped(h, 3) => {
+                let n = self.count("an Array count", 4, MAX_LEN)?;
+                self.nested(n, h.at, |de| (0..n).try_for_each(|_| de.skip_variant()))?;
+            }
+            VariantType::Dictionary if self.untyped(h, 0xF) => {
+                let n = self.count("a Dictionary count", 8, MAX_LEN)?;
+                self.nested(n, h.at, |de| {
+                    (0..n).try_for_each(|_| {
+                        de.skip_variant()?;
+                        de.skip_variant()
+                    })
+                })?;
+            }
+            _ => drop(self.variant(h)?),
+        }
+        Ok(())
+    }
+
     /// Whether a container header announces no element types (`kinds`: the mask of
     /// its kind bits above bit 16); only Godot 4 has typed containers.
     #[inline]
@@ -108,16 +170,21 @@ impl<'de, R: Read<'de>> Deserializer<R> {
 
     /// A PoolStringArray's count and strings.
     fn strings(&mut self) -> Result<PoolStringArray> {
-        let n = self.count(
-            "a pool array count",
-            PoolElem::String.min_size(false),
-            u32::MAX,
-        )?;
+        let n = self.strings_count()?;
         let mut items = Vec::with_capacity(self.hint(n, 4).min(MAX_STRINGS_PREALLOC));
         for _ in 0..n {
             items.push(self.str()?.to_owned());
         }
         Ok(PoolStringArray(items))
+    }
+
+    /// A PoolStringArray's count.
+    fn strings_count(&mut self) -> Result<usize> {
+        self.count(
+            "a pool array count",
+            PoolElem::String.min_size(false),
+            u32::MAX,
+        )
     }
 
     /// An untyped Array's count and elements (what `items` gives serde's `Vec`).
