@@ -12,8 +12,10 @@
 //! Each call, and four mutations of it, must give what the general way gives (the
 //! same read with the thread's `Trust` held, so that nothing inside reads on trust):
 //! the same value, or the same error, kind, offset and message; `CallRef` what the
-//! session gives. A record in field order must decode, and a crate client must send
-//! the call as the engine's bytes.
+//! session gives. Received as an `Event::Call` (`Session::receive`), each must read as
+//! in place, or be refused with the error its arguments' `to_variants` gives in place.
+//! A record in field order must decode, and a crate client must send the call as the
+//! engine's bytes.
 //!
 //! The seed is printed; `GODOT_RANDOM_SEED` replays a run and `GODOT_RANDOM_COUNT`
 //! changes the number of calls (default 1000).
@@ -29,7 +31,7 @@ use std::path::Path;
 use std::process::Command;
 
 use godot_bin::de::Trust;
-use godot_bin_multiplayer::{CallRef, Delivery, NodeRef, Protocol, Scene, Session, Target};
+use godot_bin_multiplayer::{CallRef, Delivery, Event, NodeRef, Protocol, Scene, Session, Target};
 use random::Rng;
 use record::{extra_is_plain, Record};
 use serde_json::Value;
@@ -150,7 +152,7 @@ fn engine_calls(bin: &Path, protocol: Protocol, seed: u64, count: usize) -> Vec<
 }
 
 /// A read's value, or its error in full.
-fn outcome<T: std::fmt::Debug>(r: godot_bin_multiplayer::Result<T>) -> String {
+fn outcome<T: std::fmt::Debug>(r: &godot_bin_multiplayer::Result<T>) -> String {
     match r {
         Ok(v) => format!("{v:?}"),
         Err(e) => format!("{:?} at {:?}: {e}", e.kind(), e.offset()),
@@ -162,39 +164,76 @@ type Read = godot_bin_multiplayer::Result<(Record, i64)>;
 /// The arguments read in place by `get` (on trust), and the general way: the same read
 /// with the thread's `Trust` held.
 fn trusted_and_general(get: impl Fn() -> Read) -> (String, String) {
-    let trusted = outcome(get());
+    let trusted = outcome(&get());
     let held = Trust::outermost().expect("no decode holds this thread's trust");
-    let general = outcome(get());
+    let general = outcome(&get());
     drop(held);
     (trusted, general)
 }
 
 /// A packet as `server` receives it in place (`receive_call`, or `receive_call3` for
-/// Godot 3): for a call, its arguments read on trust and the general way, and read.
+/// Godot 3): for a call, its arguments read on trust and the general way, and read;
+/// and what [`as_event`] must give for it.
+type InPlace = ((String, String), Read, String);
+
 fn in_place(
     server: &mut Session,
     protocol: Protocol,
     packet: &[u8],
-) -> godot_bin_multiplayer::Result<Option<((String, String), Read)>> {
+) -> godot_bin_multiplayer::Result<Option<InPlace>> {
     let d = Delivery::default();
     Ok(match protocol {
-        Protocol::Godot4 => server
-            .receive_call(PEER, d, packet)?
-            .map(|c| (trusted_and_general(|| c.args.get()), c.args.get())),
-        _ => server
-            .receive_call3(PEER, d, packet)?
-            .map(|c| (trusted_and_general(|| c.args.get()), c.args.get())),
+        Protocol::Godot4 => server.receive_call(PEER, d, packet)?.map(|c| {
+            let read = c.args.get();
+            let event = as_in_place(&read, &c.args.to_variants().map(drop));
+            (trusted_and_general(|| c.args.get()), read, event)
+        }),
+        _ => server.receive_call3(PEER, d, packet)?.map(|c| {
+            let read = c.args.get();
+            let event = as_in_place(&read, &c.args.to_variants().map(drop));
+            (trusted_and_general(|| c.args.get()), read, event)
+        }),
     })
+}
+
+/// A packet as `server` receives it to events (`receive`): a call's arguments read
+/// by `Call::args`'s `Arguments::get`, or the error that refused the packet.
+fn as_event(server: &mut Session, packet: &[u8]) -> Option<String> {
+    let r = server.receive(PEER, Delivery::default(), packet);
+    let read = match r {
+        Err(e) => Some(format!("refused: {:?} at {}", e.kind(), e.offset())),
+        Ok(()) => std::iter::from_fn(|| server.poll_event()).find_map(|e| match e {
+            Event::Call(c) => Some(outcome(&c.args.get::<(Record, i64)>())),
+            _ => None,
+        }),
+    };
+    while server.poll_event().is_some() {}
+    while server.poll_transmit().is_some() {}
+    read
+}
+
+/// What `as_event` must give for a packet read in place as `read`, whose arguments'
+/// `to_variants` gave `variants`: the same read, or the refusal of arguments that do
+/// not decode.
+fn as_in_place(read: &Read, variants: &godot_bin_multiplayer::Result<()>) -> String {
+    match variants {
+        Ok(()) => outcome(read),
+        Err(e) => format!("refused: {:?} at {}", e.kind(), e.offset()),
+    }
 }
 
 /// A call packet's arguments as `server` receives them in place (its node's path
 /// cached), read on trust and the general way; `None` when it is not received as a
 /// call.
-fn received(server: &mut Session, protocol: Protocol, packet: &[u8]) -> Option<(String, String)> {
+fn received(
+    server: &mut Session,
+    protocol: Protocol,
+    packet: &[u8],
+) -> Option<((String, String), String)> {
     let read = in_place(server, protocol, packet)
         .ok()
         .flatten()
-        .map(|(both, _)| both);
+        .map(|(both, _, event)| (both, event));
     while server.poll_event().is_some() {}
     while server.poll_transmit().is_some() {}
     read
@@ -286,6 +325,9 @@ fn check(engine: &str, protocol: Protocol) {
     // The engine's packets, in order, to a server session reading calls in place.
     let mut server = Session::server(scene()).protocol(protocol);
     server.connect(PEER);
+    // The same packets to a session that receives them to events.
+    let mut events = Session::server(scene()).protocol(protocol);
+    events.connect(PEER);
     let (_, mut client) = joined(protocol);
     let mut rng = Rng::new(seed);
     let mut failures = Vec::new();
@@ -293,19 +335,27 @@ fn check(engine: &str, protocol: Protocol) {
     for sent in &calls {
         let packet = sent.call();
         let mut reads = Vec::new();
+        let mut as_events = Vec::new();
         for p in &sent.packets {
             match in_place(&mut server, protocol, p) {
                 Ok(Some(read)) => reads.push(read),
                 Ok(None) => {}
                 Err(e) => failures.push(format!("#{}: the session refused it: {e}", sent.i)),
             }
+            as_events.extend(as_event(&mut events, p));
         }
         while server.poll_event().is_some() {}
         while server.poll_transmit().is_some() {}
-        let [(first, value)] = &reads[..] else {
+        let [(first, value, event)] = &reads[..] else {
             failures.push(format!("#{}: {} calls read", sent.i, reads.len()));
             continue;
         };
+        if as_events != [event.clone()] {
+            failures.push(format!(
+                "#{}: as events {as_events:?}\n  in place {event}",
+                sent.i
+            ));
+        }
         if protocol == Protocol::Godot4 {
             let call = CallRef::decode(packet).unwrap().unwrap();
             let by_call_ref = trusted_and_general(|| call.args.get());
@@ -358,7 +408,15 @@ fn check(engine: &str, protocol: Protocol) {
             for _ in 0..1 + rng.below(2) {
                 mutate(&mut b, 1, &mut rng);
             }
-            if let Some(read) = received(&mut server, protocol, &b) {
+            if let Some((read, event)) = received(&mut server, protocol, &b) {
+                let got = as_event(&mut events, &b);
+                if got.as_ref() != Some(&event) {
+                    failures.push(format!(
+                        "#{} mutated: as an event {got:?}\n  in place {event}\n  hex {}",
+                        sent.i,
+                        hex::encode(&b)
+                    ));
+                }
                 cases.push((b, read));
                 mutated += 1;
             }
