@@ -2,7 +2,8 @@
 //! packet. Decoding must never panic; whatever decodes must be writable again (else
 //! the value model holds something the wire cannot carry) and read back equal (else
 //! the encoder and decoder disagree); printing it must never panic; and the slice and
-//! reader decoders, two code paths over the same grammar, must agree.
+//! reader decoders, two code paths over the same grammar, must agree; and so must
+//! `skip_variant`, which checks without making the value (same length, same error).
 //!
 //! Input: one selector byte (see `godot_bin_fuzz::config`: dialect, precision,
 //! allow_objects), then the value bytes.
@@ -25,7 +26,19 @@ fuzz_target!(|data: &[u8]| {
         _ => panic!("from_slice {whole:?} but from_reader {read:?} for {}", hex(bytes)),
     }
 
-    let Ok((v, used)) = cfg.take_from_slice::<Variant>(bytes) else {
+    let taken = cfg.take_from_slice::<Variant>(bytes);
+    let skipped = cfg.skip_variant(bytes);
+    match (&taken, &skipped) {
+        (Ok((_, used)), Ok(skip)) => assert_eq!(used, skip, "skip_variant's length for {}", hex(bytes)),
+        (Err(a), Err(b)) => assert_eq!(
+            (format!("{:?}", a.kind()), a.offset(), a.to_string()),
+            (format!("{:?}", b.kind()), b.offset(), b.to_string()),
+            "skip_variant's error for {}",
+            hex(bytes)
+        ),
+        _ => panic!("take_from_slice {taken:?} but skip_variant {skipped:?} for {}", hex(bytes)),
+    }
+    let Ok((v, used)) = taken else {
         assert!(whole.is_err(), "take_from_slice failed where from_slice succeeded");
         return;
     };
