@@ -11,8 +11,7 @@
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use godot_bin::Variant;
-use godot_bin_multiplayer::{enet, ws, Delivery, Event, Scene, Target};
+use godot_bin_multiplayer::{enet, ws, Event, Scene, Target};
 
 const NEIGHBOURS: usize = 10;
 
@@ -69,11 +68,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 let Ok((seq, sent)) = call.args::<(i64, i64)>() else {
                     continue;
                 };
-                let args = vec![
-                    Variant::Int(call.from.into()),
-                    Variant::Int(seq),
-                    Variant::Int(sent),
-                ];
+                let args = (call.from, seq, sent);
                 let ring = peers
                     .range(call.from + 1..)
                     .chain(peers.range(..call.from))
@@ -83,16 +78,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 for to in ring {
                     let r = match &mut server {
                         Server::Ws(s) => s
-                            .call(Target::Peer(to), "Load", "pong", args.clone())
+                            .rpc(Target::Peer(to), "Load", "pong", &args)
                             .map_err(|e| e.to_string()),
                         Server::Enet(s) => s
-                            .call(
-                                Target::Peer(to),
-                                "Load",
-                                "pong",
-                                args.clone(),
-                                Delivery::default(),
-                            )
+                            .rpc(Target::Peer(to), "Load", "pong", &args)
                             .map_err(|e| e.to_string()),
                     };
                     if let Err(e) = r {
