@@ -11,8 +11,12 @@
 #
 # Environment: LOAD_CLIENTS (default "100 300 600 1000"), LOAD_SECONDS (measured
 # span, default 8), LOAD_SERVERS ("rust godot4"), LOAD_TRANSPORTS ("ws enet"),
-# GODOT_BIN (engines, default .godot-oracles/bin). The load generator runs on the
-# same machine, so at high counts it competes with the server for the CPU.
+# GODOT_BIN (engines, default .godot-oracles/bin), LOAD_PIN (default 1: with two
+# CPUs or more and `taskset`, either server runs on CPU 0 and the load generator on
+# the others, so that the generator's threads do not take the server's core from it
+# mid-run, as they do unpinned once the two together need the whole machine; 0: not
+# pinned). The load generator runs on the same machine, so at high counts it
+# saturates its CPUs.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=${GODOT_BIN:-.godot-oracles/bin}
@@ -25,6 +29,13 @@ tmp=$(mktemp -d)
 server=
 cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$tmp"; }
 trap cleanup EXIT
+pin_server=()
+pin_loadgen=()
+cpus=$(nproc)
+if [ "${LOAD_PIN:-1}" = 1 ] && [ "$cpus" -ge 2 ] && command -v taskset >/dev/null; then
+  pin_server=(taskset -c 0)
+  pin_loadgen=(taskset -c "1-$((cpus - 1))")
+fi
 printf 'config_version=5\n' > "$tmp/project.godot"
 cp multiplayer/tests/oracle/load_server4.gd "$tmp/s.gd"
 tck=$(getconf CLK_TCK)
@@ -37,10 +48,10 @@ for transport in ${LOAD_TRANSPORTS:-ws enet}; do
       port=$((port + 1))
       life=$((seconds + 30 + n / 50))
       if [ "$who" = rust ]; then
-        "$target/load_server" --transport "$transport" --port "$port" --seconds "$life" > "$tmp/server.log" 2>&1 &
+        "${pin_server[@]}" "$target/load_server" --transport "$transport" --port "$port" --seconds "$life" > "$tmp/server.log" 2>&1 &
       else
         (cd "$tmp" && PORT=$port TRANSPORT=$transport SECONDS=$life exec timeout "$((life + 10))" \
-            "$OLDPWD/$bin/godot4" --headless --no-header --path . -s s.gd > "$tmp/server.log" 2>&1) &
+            "${pin_server[@]}" "$OLDPWD/$bin/godot4" --headless --no-header --path . -s s.gd > "$tmp/server.log" 2>&1) &
       fi
       server=$!
       for _ in $(seq 50); do grep -q listening "$tmp/server.log" 2>/dev/null && break; sleep 0.2; done
@@ -48,7 +59,7 @@ for transport in ${LOAD_TRANSPORTS:-ws enet}; do
       # (the newest process running the script).
       pid=$server
       if [ "$who" = godot4 ]; then pid=$(pgrep -n -f -- "--path . -s s.gd"); fi
-      json=$("$target/loadgen" --transport "$transport" --port "$port" --clients "$n" \
+      json=$("${pin_loadgen[@]}" "$target/loadgen" --transport "$transport" --port "$port" --clients "$n" \
           --seconds "$seconds" --pid "$pid" --clk-tck "$tck")
       kill "$server" 2>/dev/null || true
       pkill -P "$server" 2>/dev/null || true
