@@ -369,27 +369,29 @@ fn cstr<'a>(r: &mut Reader<'a>, what: &'static str) -> Result<&'a str> {
 
 /// One plain Variant at `r` (argument `index`, for errors), by godot_bin's decoder.
 pub(crate) fn variant(cfg: &Config, r: &mut Reader<'_>, index: usize) -> Result<Variant> {
-    let at = r.pos;
-    let (v, used) = cfg
-        .take_from_slice::<Variant>(&r.bytes[at..])
-        .map_err(|source| {
-            let offset = at + source.offset().unwrap_or(0);
-            Error::at(ErrorKind::Argument { index, source }, offset)
-        })?;
-    r.pos = at + used;
-    Ok(v)
+    argument(r, index, |b| cfg.take_from_slice::<Variant>(b))
 }
 
 /// [`variant`]'s check: the value at `r` read as it reads it, with its errors, not
 /// made (`Config::skip_variant`).
 pub(crate) fn skip_variant(cfg: &Config, r: &mut Reader<'_>, index: usize) -> Result<()> {
+    argument(r, index, |b| cfg.skip_variant(b).map(|used| ((), used)))
+}
+
+/// What `read` takes from the front of `r`'s bytes, `r` moved past it; its error as
+/// argument `index`'s, at its place in the packet.
+fn argument<T>(
+    r: &mut Reader<'_>,
+    index: usize,
+    read: impl FnOnce(&[u8]) -> godot_bin::Result<(T, usize)>,
+) -> Result<T> {
     let at = r.pos;
-    let used = cfg.skip_variant(&r.bytes[at..]).map_err(|source| {
+    let (v, used) = read(&r.bytes[at..]).map_err(|source| {
         let offset = at + source.offset().unwrap_or(0);
         Error::at(ErrorKind::Argument { index, source }, offset)
     })?;
     r.pos = at + used;
-    Ok(())
+    Ok(v)
 }
 
 fn put_variant(cfg: &Config, v: &Variant, index: usize, out: &mut Vec<u8>) -> Result<()> {

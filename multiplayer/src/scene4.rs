@@ -333,14 +333,14 @@ pub(crate) fn short_call_head(id: u8, method: u8) -> [u8; 4] {
     [REMOTE_CALL, id, method, 0]
 }
 
-/// Sets the count of a call begun with [`short_call_head`] at `start` of `out`, whose
+/// Sets the count of the call begun with [`short_call_head`] that `out` holds, whose
 /// `argc` arguments follow: none go without a count, as [`write_call`] writes them.
-pub(crate) fn finish_short_call(out: &mut Vec<u8>, start: usize, argc: u8) {
+pub(crate) fn finish_short_call(out: &mut Vec<u8>, argc: u8) {
     if argc == 0 {
-        out.truncate(start + 3);
-        out[start] |= BYTES_OR_NONE;
+        out.truncate(3);
+        out[0] |= BYTES_OR_NONE;
     } else {
-        out[start + 3] = argc;
+        out[3] = argc;
     }
 }
 

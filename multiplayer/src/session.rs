@@ -1475,7 +1475,7 @@ impl Session {
         out.clear();
         out.extend_from_slice(&scene4::short_call_head(id, method));
         let written = args_ser::encode(args, &mut out).map(|argc| {
-            scene4::finish_short_call(&mut out, 0, argc);
+            scene4::finish_short_call(&mut out, argc);
             self.push(peer, delivery, out.as_slice().to_vec());
         });
         self.scratch = out;

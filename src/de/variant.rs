@@ -112,7 +112,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
 
     /// The value whose header `h` was just read, checked as [`variant`](Self::variant)
     /// reads it.
-    pub(crate) fn skip(&mut self, h: Header) -> Result<()> {
+    fn skip(&mut self, h: Header) -> Result<()> {
         match h.ty {
             VariantType::Nil => {}
             VariantType::Bool => _ = self.u32("a bool")?,
