@@ -5,7 +5,8 @@
 //! `ws::Client`s on tokio; the ENet clients share two ENet hosts on two threads, each
 //! client with its own sans-IO `Session`, and join at 200 a second. Prints one JSON line: clients, pings, pongs
 //! expected and received, latency percentiles (µs), and the server's CPU time and
-//! memory over the measured span (from `/proc/PID`).
+//! memory over the measured span (from `/proc/PID`), and the load generator's own CPU
+//! time over it: a generator near a full core of its own delays what it measures.
 //!
 //! ```text
 //! loadgen --transport ws|enet --port N --clients N [--rate 10] [--seconds 10]
@@ -279,19 +280,21 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // Joining takes a while with many clients: measuring starts after it.
     let go = start + Duration::from_secs(2 + plan.clients as u64 / JOINS);
     let tally = Arc::new(Mutex::new(Tally::default()));
-    let before = Arc::new(Mutex::new(None));
-    if let Some(pid) = pid {
+    let me = std::process::id();
+    let before = Arc::new(Mutex::new((None, None)));
+    {
         let before = before.clone();
         tokio::spawn(async move {
             tokio::time::sleep_until(go.into()).await;
-            *before.lock().expect("never poisoned") = usage(pid, clk_tck);
+            let server = pid.and_then(|p| usage(p, clk_tck));
+            *before.lock().expect("never poisoned") = (server, usage(me, clk_tck));
         });
     }
     let after = {
         let measured = go + Duration::from_secs(plan.seconds);
         tokio::spawn(async move {
             tokio::time::sleep_until(measured.into()).await;
-            pid.and_then(|p| usage(p, clk_tck))
+            (pid.and_then(|p| usage(p, clk_tck)), usage(me, clk_tck))
         })
     };
     let connected = match transport.as_str() {
@@ -312,8 +315,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         t => return Err(format!("unknown transport {t}").into()),
     };
-    let after = after.await?;
-    let before = *before.lock().expect("never poisoned");
+    let (after, mine_after) = after.await?;
+    let (before, mine_before) = *before.lock().expect("never poisoned");
     let mut t = tally.lock().expect("never poisoned");
     t.latencies.sort_unstable();
     let pct = |p: f64| -> u32 {
@@ -328,8 +331,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         (Some((c0, _)), Some((c1, rss))) => (c1 - c0, rss),
         _ => (0.0, 0),
     };
+    let own_cpu = match (mine_before, mine_after) {
+        (Some((c0, _)), Some((c1, _))) => c1 - c0,
+        _ => 0.0,
+    };
     println!(
-        "{{\"transport\":\"{transport}\",\"clients\":{},\"connected\":{connected},\"seconds\":{},\"rate\":{},\"pings\":{},\"expected\":{expected},\"received\":{},\"p50_us\":{},\"p99_us\":{},\"max_us\":{},\"server_cpu_s\":{cpu:.3},\"server_rss_kib\":{rss}}}",
+        "{{\"transport\":\"{transport}\",\"clients\":{},\"connected\":{connected},\"seconds\":{},\"rate\":{},\"pings\":{},\"expected\":{expected},\"received\":{},\"p50_us\":{},\"p99_us\":{},\"max_us\":{},\"server_cpu_s\":{cpu:.3},\"server_rss_kib\":{rss},\"loadgen_cpu_s\":{own_cpu:.3}}}",
         plan.clients,
         plan.seconds,
         plan.rate,
