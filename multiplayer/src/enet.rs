@@ -275,8 +275,9 @@ fn plausible_fragments(commands: &[u8]) -> bool {
 
 /// What the host thread reports.
 enum Net {
-    /// A peer in this ENet slot, with its connect data and what waits for it.
-    Connected(usize, u32, Arc<Waiting>),
+    /// A peer in this ENet slot, with its connect data, what waits for it, and its
+    /// address.
+    Connected(usize, u32, Arc<Waiting>, Option<SocketAddr>),
     Disconnected(usize),
     Received(usize, u8, enet::PacketKind, Vec<u8>),
 }
@@ -441,7 +442,7 @@ fn run(mut host: enet::Host<Guarded<UdpSocket>>, mail: mailbox::Thread<Net, Cmd>
                 enet::Event::Connect { peer, data } => {
                     let queue = Arc::new(Waiting::default());
                     queues[peer.id().0] = Some(queue.clone());
-                    Net::Connected(peer.id().0, data, queue)
+                    Net::Connected(peer.id().0, data, queue, peer.address())
                 }
                 enet::Event::Disconnect { peer, .. } => {
                     queues[peer.id().0] = None;
@@ -539,12 +540,14 @@ pub struct Server {
     ids: HashMap<usize, i32>,
     slots: HashMap<i32, Slot>,
     auth_clock: AuthClock,
+    refusing: bool,
 }
 
-/// A client's ENet slot, and what waits for it there.
+/// A client's ENet slot, what waits for it there, and its address.
 struct Slot {
     slot: usize,
     queue: Arc<Waiting>,
+    addr: Option<SocketAddr>,
 }
 
 impl std::fmt::Debug for Server {
@@ -583,6 +586,7 @@ impl Server {
             ids: HashMap::new(),
             slots: HashMap::new(),
             auth_clock: AuthClock::new(config.auth_timeout),
+            refusing: false,
         })
     }
 
@@ -594,6 +598,27 @@ impl Server {
     /// The protocol state.
     pub fn session(&mut self) -> &mut Session {
         &mut self.session
+    }
+
+    /// Where connected client `peer` connects from (Godot's
+    /// `get_peer(id).get_remote_address()` and `get_remote_port()`); `None` for a
+    /// peer not connected.
+    pub fn peer_addr(&self, peer: i32) -> Option<SocketAddr> {
+        self.slots.get(&peer).and_then(|s| s.addr)
+    }
+
+    /// Turns new clients away, or lets them in again, as Godot's
+    /// `MultiplayerPeer.refuse_new_connections` (Godot 3: `refuse_new_connections`
+    /// of `NetworkedMultiplayerENet`); connected clients stay. As the engines, a
+    /// newcomer is reset once its ENet connection is made: nothing is sent to it, so
+    /// its ENet layer thinks it connected until it times out.
+    pub fn set_refuse_new_connections(&mut self, refuse: bool) {
+        self.refusing = refuse;
+    }
+
+    /// Whether new clients are turned away ([`Server::set_refuse_new_connections`]).
+    pub fn is_refusing_new_connections(&self) -> bool {
+        self.refusing
     }
 
     /// The next event; `None` only if the ENet host stopped. Cancel-safe.
@@ -615,7 +640,7 @@ impl Server {
                 },
             };
             match net {
-                Net::Connected(slot, data, queue) => self.joined(slot, data, queue),
+                Net::Connected(slot, data, queue, addr) => self.joined(slot, data, queue, addr),
                 Net::Disconnected(slot) => {
                     if let Some(id) = self.ids.remove(&slot) {
                         self.slots.remove(&id);
@@ -639,15 +664,16 @@ impl Server {
         }
     }
 
-    fn joined(&mut self, slot: usize, data: u32, queue: Arc<Waiting>) {
-        // The engine resets a client whose id is below 2 or taken.
+    fn joined(&mut self, slot: usize, data: u32, queue: Arc<Waiting>, addr: Option<SocketAddr>) {
+        // The engine resets a client while it refuses newcomers, and one whose id is
+        // below 2 or taken.
         let id = data as i32;
-        if id <= SERVER || self.slots.contains_key(&id) {
+        if self.refusing || id <= SERVER || self.slots.contains_key(&id) {
             self.host.mail.send(Cmd::Reset(slot, queue));
             return;
         }
         self.ids.insert(slot, id);
-        self.slots.insert(id, Slot { slot, queue });
+        self.slots.insert(id, Slot { slot, queue, addr });
         self.session.connect(id);
         self.auth_clock.joined(&self.session, id);
         if self.notices3() {
@@ -672,7 +698,7 @@ impl Server {
     /// Drops `id` for `reason`: at once, letting go of what waits for it (`now`), or
     /// once that has gone out. The others hear it left.
     fn refuse(&mut self, id: i32, reason: &str, now: bool) {
-        if let Some(Slot { slot, queue }) = self.slots.remove(&id) {
+        if let Some(Slot { slot, queue, .. }) = self.slots.remove(&id) {
             self.ids.remove(&slot);
             self.host.mail.send(if now {
                 Cmd::DropNow(slot, queue)
@@ -753,7 +779,7 @@ impl Server {
 
     /// Queues `bytes` for `id`; one whose send queue is full is dropped instead.
     fn enet_send(&mut self, id: i32, channel: u8, kind: enet::PacketKind, bytes: Vec<u8>) {
-        let Some(Slot { slot, queue }) = self.slots.get(&id) else {
+        let Some(Slot { slot, queue, .. }) = self.slots.get(&id) else {
             return;
         };
         match Counted::new(bytes, queue, self.config.limits()) {
@@ -868,7 +894,7 @@ impl Server {
 
     /// Disconnects `peer` (the others hear it left).
     pub fn kick(&mut self, peer: i32) {
-        if let Some(Slot { slot, queue }) = self.slots.remove(&peer) {
+        if let Some(Slot { slot, queue, .. }) = self.slots.remove(&peer) {
             self.ids.remove(&slot);
             self.host.mail.send(Cmd::Disconnect(slot, queue));
             self.left(peer);
@@ -930,7 +956,7 @@ impl Client {
         let connected = tokio::time::timeout(config.connect_timeout, async {
             loop {
                 match host.mail.recv().await {
-                    Some(Net::Connected(slot, _, queue)) => return Some((slot, queue)),
+                    Some(Net::Connected(slot, _, queue, _)) => return Some((slot, queue)),
                     Some(_) => continue,
                     None => return None,
                 }

@@ -33,6 +33,7 @@
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasher, Hasher};
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -151,9 +152,15 @@ impl Config {
 }
 
 enum Net {
-    Joined(i32, Sender),
+    Joined(i32, Link),
     Message(i32, Vec<u8>),
     Left(i32),
+}
+
+/// A connected client: its writer's queue, and where it connected from.
+struct Link {
+    tx: Sender,
+    addr: SocketAddr,
 }
 
 /// A SceneMultiplayer server on WebSocket: peer 1, as a Godot server with
@@ -163,7 +170,9 @@ pub struct Server {
     config: Config,
     addr: SocketAddr,
     rx: mpsc::Receiver<Net>,
-    clients: HashMap<i32, Sender>,
+    clients: HashMap<i32, Link>,
+    /// Shared with the task that accepts connections.
+    refusing: Arc<AtomicBool>,
     accept: JoinHandle<()>,
     auth_clock: AuthClock,
 }
@@ -216,13 +225,15 @@ impl Server {
         let listener = TcpListener::bind(addr).await?;
         let addr = listener.local_addr()?;
         let (tx, rx) = mpsc::channel(config.send_queue.max(64));
-        let accept = tokio::spawn(accept(listener, tx, config, tls));
+        let refusing = Arc::new(AtomicBool::new(false));
+        let accept = tokio::spawn(accept(listener, tx, config, tls, refusing.clone()));
         Ok(Server {
             session: Session::server(scene).configured(config.protocol, config.auth),
             config,
             addr,
             rx,
             clients: HashMap::new(),
+            refusing,
             accept,
             auth_clock: AuthClock::new(config.auth_timeout),
         })
@@ -236,6 +247,26 @@ impl Server {
     /// The protocol state (peers, scene), for what the methods here do not cover.
     pub fn session(&mut self) -> &mut Session {
         &mut self.session
+    }
+
+    /// Where connected client `peer` connected from (Godot's `get_peer_address` and
+    /// `get_peer_port`); `None` for a peer not connected.
+    pub fn peer_addr(&self, peer: i32) -> Option<SocketAddr> {
+        self.clients.get(&peer).map(|link| link.addr)
+    }
+
+    /// Turns new clients away, or lets them in again, as Godot's
+    /// `MultiplayerPeer.refuse_new_connections`; connected clients stay. As the
+    /// engine, a Godot 4 server closes a newcomer's connection once its WebSocket
+    /// handshake is done, without a peer id (a handshake under way when this is set
+    /// is turned away too), and a Godot 3 server closes it as soon as it is accepted.
+    pub fn set_refuse_new_connections(&mut self, refuse: bool) {
+        self.refusing.store(refuse, Ordering::Relaxed);
+    }
+
+    /// Whether new clients are turned away ([`Server::set_refuse_new_connections`]).
+    pub fn is_refusing_new_connections(&self) -> bool {
+        self.refusing.load(Ordering::Relaxed)
     }
 
     /// The next event; `None` only if the listener failed. Cancel-safe: use it in
@@ -258,15 +289,15 @@ impl Server {
                 },
             };
             match net {
-                Net::Joined(id, tx) => {
+                Net::Joined(id, link) => {
                     if self.config.protocol == Protocol::Godot3 {
                         // The transport's peer notices, as Godot 3's server sends them.
                         for (&p, other) in &self.clients {
-                            other.push(&WsHeader::system(WsKind::AddPeer, id));
-                            tx.push(&WsHeader::system(WsKind::AddPeer, p));
+                            other.tx.push(&WsHeader::system(WsKind::AddPeer, id));
+                            link.tx.push(&WsHeader::system(WsKind::AddPeer, p));
                         }
                     }
-                    self.clients.insert(id, tx);
+                    self.clients.insert(id, link);
                     self.session.connect(id);
                     self.auth_clock.joined(&self.session, id);
                 }
@@ -366,8 +397,8 @@ impl Server {
     /// Godot 3's transport tells the other clients (Godot 4's session does).
     fn announce_left(&mut self, peer: i32) {
         if self.config.protocol == Protocol::Godot3 {
-            for tx in self.clients.values() {
-                tx.push(&WsHeader::system(WsKind::DelPeer, peer));
+            for link in self.clients.values() {
+                link.tx.push(&WsHeader::system(WsKind::DelPeer, peer));
             }
         }
     }
@@ -459,8 +490,8 @@ impl Server {
 
     /// Queues `msg` for client `p`; one whose queue is full is dropped.
     fn send(&mut self, p: i32, msg: &[u8]) {
-        if let Some(tx) = self.clients.get(&p) {
-            if !tx.push(msg) {
+        if let Some(link) = self.clients.get(&p) {
+            if !link.tx.push(msg) {
                 self.drop_peer(p, "its send queue is full");
             }
         }
@@ -473,16 +504,27 @@ type Tls = Option<tokio_rustls::TlsAcceptor>;
 #[cfg(not(feature = "tls"))]
 type Tls = Option<std::convert::Infallible>;
 
-async fn accept(listener: TcpListener, tx: mpsc::Sender<Net>, config: Config, tls: Tls) {
+async fn accept(
+    listener: TcpListener,
+    tx: mpsc::Sender<Net>,
+    config: Config,
+    tls: Tls,
+    refusing: Arc<AtomicBool>,
+) {
     let ids = Arc::new(Mutex::new(HashSet::new()));
     let random = std::collections::hash_map::RandomState::new();
     let mut n = 0u64;
     loop {
-        let Ok((stream, _)) = listener.accept().await else {
+        let Ok((stream, addr)) = listener.accept().await else {
             // Out of file descriptors, say: wait for some to close rather than spin.
             tokio::time::sleep(Duration::from_millis(10)).await;
             continue;
         };
+        // Godot 3's server closes a connection it takes while refusing; Godot 4's
+        // lets the handshake finish first (in `serve`).
+        if config.protocol == Protocol::Godot3 && refusing.load(Ordering::Relaxed) {
+            continue;
+        }
         let id = {
             let mut used = ids.lock().expect("never poisoned");
             if used.len() >= config.max_clients {
@@ -501,7 +543,7 @@ async fn accept(listener: TcpListener, tx: mpsc::Sender<Net>, config: Config, tl
             used.insert(id);
             id
         };
-        let (tx, ids, tls) = (tx.clone(), ids.clone(), tls.clone());
+        let (tx, ids, tls, refusing) = (tx.clone(), ids.clone(), tls.clone(), refusing.clone());
         tokio::spawn(async move {
             let _ = stream.set_nodelay(true);
             match tls {
@@ -512,21 +554,16 @@ async fn accept(listener: TcpListener, tx: mpsc::Sender<Net>, config: Config, tl
                     let shake = tokio::time::timeout(config.handshake_timeout, tls.accept(stream));
                     if let Ok(Ok(stream)) = shake.await {
                         let left = config.handshake_timeout.saturating_sub(start.elapsed());
-                        serve(
-                            stream,
-                            id,
-                            &tx,
-                            Config {
-                                handshake_timeout: left,
-                                ..config
-                            },
-                        )
-                        .await;
+                        let config = Config {
+                            handshake_timeout: left,
+                            ..config
+                        };
+                        serve(stream, id, addr, &tx, config, &refusing).await;
                     }
                 }
                 #[cfg(not(feature = "tls"))]
                 Some(never) => match never {},
-                None => serve(stream, id, &tx, config).await,
+                None => serve(stream, id, addr, &tx, config, &refusing).await,
             }
             ids.lock().expect("never poisoned").remove(&id);
             let _ = tx.send(Net::Left(id)).await;
@@ -534,14 +571,28 @@ async fn accept(listener: TcpListener, tx: mpsc::Sender<Net>, config: Config, tl
     }
 }
 
-async fn serve<S>(stream: S, id: i32, tx: &mpsc::Sender<Net>, config: Config)
-where
+/// Client `id`'s connection from `addr`: the handshake, then its messages in and
+/// out until either side lets go.
+async fn serve<S>(
+    stream: S,
+    id: i32,
+    addr: SocketAddr,
+    tx: &mpsc::Sender<Net>,
+    config: Config,
+    refusing: &AtomicBool,
+) where
     S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin,
 {
     let handshake = tokio_tungstenite::accept_async_with_config(stream, Some(config.websocket()));
     let Ok(Ok(mut ws)) = tokio::time::timeout(config.handshake_timeout, handshake).await else {
         return;
     };
+    // Godot 4's server drops a newcomer whose handshake ends while it refuses: the
+    // connection closes with no id and no close frame. (Godot 3's lets a handshake
+    // under way finish.)
+    if config.protocol == Protocol::Godot4 && refusing.load(Ordering::Relaxed) {
+        return;
+    }
     let hello = match config.protocol {
         Protocol::Godot4 => vec![id_message(id).to_vec()],
         Protocol::Godot3 => vec![
@@ -558,7 +609,11 @@ where
         messages: config.send_queue,
         bytes: config.send_queue_bytes,
     });
-    if tx.send(Net::Joined(id, out_tx)).await.is_err() {
+    if tx
+        .send(Net::Joined(id, Link { tx: out_tx, addr }))
+        .await
+        .is_err()
+    {
         return;
     }
     let mut out = Vec::new();

@@ -1,0 +1,228 @@
+//! A server's clients' addresses (Godot's `get_peer_address` / `get_peer_port`) and
+//! turning newcomers away while the clients already in carry on (Godot's
+//! `refuse_new_connections`), over WebSocket (Godot 4 and 3) and ENet.
+#![cfg(all(feature = "websocket", feature = "enet"))]
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use godot_bin_multiplayer::{enet, ws, Event, Protocol, Scene, Target};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::error::ProtocolError;
+use tokio_tungstenite::tungstenite::{Error as WsError, Message};
+use tokio_tungstenite::WebSocketStream;
+
+fn scene() -> Scene {
+    Scene::new().node("Game", ["hello"])
+}
+
+/// How long a server is watched for an event that must not come.
+const QUIET: Duration = Duration::from_millis(400);
+
+/// The next event of `next` within 10 s (a test that waits longer has failed).
+async fn next<F: std::future::Future<Output = Option<Event>>>(next: F) -> Event {
+    tokio::time::timeout(Duration::from_secs(10), next)
+        .await
+        .expect("no event within 10 s")
+        .expect("the server stopped")
+}
+
+/// Events of `next` in `QUIET` (none is expected).
+async fn quiet<F: std::future::Future<Output = Option<Event>>>(next: F) -> Option<Event> {
+    tokio::time::timeout(QUIET, next).await.ok().flatten()
+}
+
+/// A bare WebSocket client of `server`, with the address it connects from.
+async fn bare(server: SocketAddr) -> (SocketAddr, WebSocketStream<TcpStream>) {
+    let tcp = TcpStream::connect(server).await.unwrap();
+    let local = tcp.local_addr().unwrap();
+    let (ws, _) = tokio_tungstenite::client_async(format!("ws://{server}"), tcp)
+        .await
+        .unwrap();
+    (local, ws)
+}
+
+/// The peer id a Godot 4 server sends first.
+async fn id_of(ws: &mut WebSocketStream<TcpStream>) -> i32 {
+    match ws.next().await {
+        Some(Ok(Message::Binary(b))) => i32::from_le_bytes(b[..].try_into().unwrap()),
+        other => panic!("expected the peer id, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_websocket_server_knows_where_each_client_connected_from() {
+    let mut server = ws::Server::bind("127.0.0.1:0", scene()).await.unwrap();
+    let at = server.local_addr();
+    let (la, mut a) = bare(at).await;
+    let (lb, mut b) = bare(at).await;
+    let (ia, ib) = (id_of(&mut a).await, id_of(&mut b).await);
+    let mut joined = vec![];
+    for _ in 0..2 {
+        match next(server.next_event()).await {
+            Event::PeerConnected(id) => joined.push(id),
+            e => panic!("unexpected {e:?}"),
+        }
+    }
+    joined.sort_unstable();
+    let mut ids = vec![ia, ib];
+    ids.sort_unstable();
+    assert_eq!(joined, ids);
+    assert_eq!(server.peer_addr(ia), Some(la));
+    assert_eq!(server.peer_addr(ib), Some(lb));
+    assert_ne!(la, lb);
+    assert_eq!(server.peer_addr(1), None);
+    assert_eq!(server.peer_addr(ia ^ ib | 2), None);
+    drop(a);
+    assert_eq!(next(server.next_event()).await, Event::PeerDisconnected(ia));
+    assert_eq!(server.peer_addr(ia), None);
+    assert_eq!(server.peer_addr(ib), Some(lb));
+    server.kick(ib);
+    assert_eq!(server.peer_addr(ib), None);
+}
+
+#[tokio::test]
+async fn a_refusing_godot4_websocket_server_closes_newcomers_after_the_handshake() {
+    let mut server = ws::Server::bind("127.0.0.1:0", scene()).await.unwrap();
+    let at = server.local_addr();
+    let url = format!("ws://{at}");
+    let mut first = ws::Client::connect(&url, scene()).await.unwrap();
+    let first_id = first.id();
+    assert_eq!(
+        next(server.next_event()).await,
+        Event::PeerConnected(first_id)
+    );
+    assert!(!server.is_refusing_new_connections());
+    server.set_refuse_new_connections(true);
+    assert!(server.is_refusing_new_connections());
+
+    // The handshake completes; then the connection closes with no id and no close
+    // frame, as the engine's does.
+    let (_, mut late) = bare(at).await;
+    match late.next().await {
+        Some(Err(WsError::Protocol(ProtocolError::ResetWithoutClosingHandshake))) | None => {}
+        other => panic!("expected the connection closed without an id, got {other:?}"),
+    }
+    let refused = ws::Client::connect(&url, scene()).await;
+    assert!(
+        matches!(
+            refused,
+            Err(ws::Error::WebSocket(WsError::Protocol(
+                ProtocolError::ResetWithoutClosingHandshake
+            ))) | Err(ws::Error::Closed)
+        ),
+        "{refused:?}"
+    );
+    assert_eq!(quiet(server.next_event()).await, None);
+    assert_eq!(server.session().peers().collect::<Vec<_>>(), [first_id]);
+
+    // The client already in carries on.
+    first
+        .rpc(Target::Peer(1), "Game", "hello", &("still here",))
+        .await
+        .unwrap();
+    match next(server.next_event()).await {
+        Event::Call(call) => {
+            assert_eq!((call.from, call.method.as_str()), (first_id, "hello"));
+            assert_eq!(call.args::<(String,)>().unwrap().0, "still here");
+        }
+        e => panic!("unexpected {e:?}"),
+    }
+
+    server.set_refuse_new_connections(false);
+    let again = ws::Client::connect(&url, scene()).await.unwrap();
+    assert_eq!(
+        next(server.next_event()).await,
+        Event::PeerConnected(again.id())
+    );
+    assert_eq!(server.peer_addr(again.id()).map(|a| a.ip()), Some(at.ip()));
+}
+
+#[tokio::test]
+async fn a_refusing_godot3_websocket_server_closes_newcomers_at_once() {
+    let config = ws::Config {
+        protocol: Protocol::Godot3,
+        ..ws::Config::default()
+    };
+    let mut server = ws::Server::bind_with("127.0.0.1:0", scene(), config)
+        .await
+        .unwrap();
+    let at = server.local_addr();
+    server.set_refuse_new_connections(true);
+    // Closed before the WebSocket handshake.
+    let tcp = TcpStream::connect(at).await.unwrap();
+    let shake = tokio_tungstenite::client_async(format!("ws://{at}"), tcp).await;
+    assert!(shake.is_err(), "{shake:?}");
+    assert_eq!(quiet(server.next_event()).await, None);
+
+    server.set_refuse_new_connections(false);
+    let (local, mut c) = bare(at).await;
+    // Godot 3's server greets with its ID system message (type 3).
+    match c.next().await {
+        Some(Ok(Message::Binary(b))) => assert_eq!(b[0], 3, "{b:?}"),
+        other => panic!("expected the id message, got {other:?}"),
+    }
+    let Event::PeerConnected(id) = next(server.next_event()).await else {
+        panic!("no newcomer");
+    };
+    assert_eq!(server.peer_addr(id), Some(local));
+}
+
+#[tokio::test]
+async fn an_enet_server_knows_its_clients_addresses_and_resets_newcomers_while_refusing() {
+    let mut server = enet::Server::bind("127.0.0.1:0", scene()).await.unwrap();
+    let at = server.local_addr();
+    let config = enet::Config::default();
+    let mut first = enet::Client::connect(at, 1234, scene(), config)
+        .await
+        .unwrap();
+    assert_eq!(next(server.next_event()).await, Event::PeerConnected(1234));
+    let addr = server
+        .peer_addr(1234)
+        .expect("a connected client's address");
+    assert_eq!(addr.ip(), at.ip());
+    assert_ne!(addr.port(), at.port());
+    assert_eq!(server.peer_addr(5678), None);
+
+    server.set_refuse_new_connections(true);
+    assert!(server.is_refusing_new_connections());
+    // As with the engines, the newcomer's ENet connection is made, and then reset
+    // by the server without a word: the client believes it connected.
+    let mut late = enet::Client::connect(at, 5678, scene(), config)
+        .await
+        .unwrap();
+    late.rpc(Target::Peer(1), "Game", "hello", &("let me in",))
+        .await
+        .unwrap();
+    assert_eq!(quiet(server.next_event()).await, None);
+    assert_eq!(server.session().peers().collect::<Vec<_>>(), [1234]);
+    assert_eq!(server.peer_addr(5678), None);
+
+    // The client already in carries on.
+    first
+        .rpc(Target::Peer(1), "Game", "hello", &("still here",))
+        .await
+        .unwrap();
+    match next(server.next_event()).await {
+        Event::Call(call) => {
+            assert_eq!((call.from, call.method.as_str()), (1234, "hello"));
+            assert_eq!(call.args::<(String,)>().unwrap().0, "still here");
+        }
+        e => panic!("unexpected {e:?}"),
+    }
+
+    server.set_refuse_new_connections(false);
+    let _again = enet::Client::connect(at, 9012, scene(), config)
+        .await
+        .unwrap();
+    assert_eq!(next(server.next_event()).await, Event::PeerConnected(9012));
+    let addr2 = server.peer_addr(9012).expect("the newcomer's address");
+    assert_ne!(addr2, addr);
+    drop(first);
+    assert_eq!(
+        next(server.next_event()).await,
+        Event::PeerDisconnected(1234)
+    );
+    assert_eq!(server.peer_addr(1234), None);
+}
