@@ -34,6 +34,10 @@ use godot_bin_multiplayer::godot3::{self, WsHeader, WsKind};
 use godot_bin_multiplayer::wire::{split_enet3_payload, Enet3Notice};
 use godot_bin_multiplayer::{NodeRef, Packet, RpcNames, SpawnSource, Sys};
 use serde_json::json;
+use tokio::io::AsyncReadExt;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::handshake::server::{Request, Response};
+use tokio_tungstenite::tungstenite::http::header::SEC_WEBSOCKET_PROTOCOL;
 use tokio_tungstenite::tungstenite::Message;
 
 use crate::args::{ProxyArgs, ProxyTransport};
@@ -162,10 +166,32 @@ async fn session(
     to: std::net::SocketAddr,
     shared: &Shared,
 ) -> Result<()> {
-    let client = tokio_tungstenite::accept_async(tcp).await?;
-    let (server, _) = tokio_tungstenite::connect_async(format!("ws://{to}"))
+    // The game's handshake is read first, so that the server is offered the
+    // sub-protocols the game offers (Godot's `supported_protocols`), and the game
+    // answered with the one the server chose; tungstenite then reads it again.
+    let (head, tcp) = handshake_head(tcp).await?;
+    let offered = offered_subprotocols(&head);
+    let mut request = format!("ws://{to}").into_client_request()?;
+    if let Some(offered) = offered {
+        request
+            .headers_mut()
+            .insert(SEC_WEBSOCKET_PROTOCOL, offered.parse()?);
+    }
+    let (server, response) = tokio_tungstenite::connect_async(request)
         .await
         .with_context(|| format!("cannot reach {to}"))?;
+    let chosen = response.headers().get(SEC_WEBSOCKET_PROTOCOL).cloned();
+    let answer = move |_: &Request, mut response: Response| {
+        if let Some(chosen) = chosen {
+            response
+                .headers_mut()
+                .insert(SEC_WEBSOCKET_PROTOCOL, chosen);
+        }
+        Ok(response)
+    };
+    let (read, write) = tcp.into_split();
+    let replayed = tokio::io::join(std::io::Cursor::new(head).chain(read), write);
+    let client = tokio_tungstenite::accept_hdr_async(replayed, answer).await?;
     println!("{} #{id} open", clock());
     let (mut c_tx, mut c_rx) = client.split();
     let (mut s_tx, mut s_rx) = server.split();
@@ -206,6 +232,48 @@ async fn session(
     let _ = s_tx.close().await;
     println!("{} #{id} closed", clock());
     Ok(())
+}
+
+/// The largest WebSocket handshake request taken from a game (Godot's own limit on
+/// headers is 4 KiB).
+const MAX_HANDSHAKE: usize = 16 << 10;
+
+/// Reads a game's WebSocket handshake request up to its blank line (within 10 s and
+/// `MAX_HANDSHAKE` bytes); returns what was read, to be replayed, and the stream.
+async fn handshake_head(
+    mut tcp: tokio::net::TcpStream,
+) -> Result<(Vec<u8>, tokio::net::TcpStream)> {
+    let mut head = Vec::with_capacity(1024);
+    let read = async {
+        while !head.windows(4).any(|w| w == b"\r\n\r\n") {
+            anyhow::ensure!(
+                head.len() < MAX_HANDSHAKE,
+                "a handshake request over {MAX_HANDSHAKE} bytes"
+            );
+            if tcp.read_buf(&mut head).await? == 0 {
+                anyhow::bail!("the game closed the connection during the handshake");
+            }
+        }
+        Ok(())
+    };
+    tokio::time::timeout(std::time::Duration::from_secs(10), read)
+        .await
+        .context("no handshake request within 10 s")??;
+    Ok((head, tcp))
+}
+
+/// The sub-protocols a handshake request offers, as it offers them: its
+/// `Sec-WebSocket-Protocol` headers' values joined by commas, as one header says
+/// them; `None` without such a header.
+fn offered_subprotocols(head: &[u8]) -> Option<String> {
+    let values: Vec<String> = String::from_utf8_lossy(head)
+        .split("\r\n")
+        .skip(1)
+        .filter_map(|line| line.split_once(':'))
+        .filter(|(name, _)| name.trim().eq_ignore_ascii_case("sec-websocket-protocol"))
+        .map(|(_, value)| value.trim().to_owned())
+        .collect();
+    (!values.is_empty()).then(|| values.join(","))
 }
 
 fn report(

@@ -1184,6 +1184,66 @@ fn the_websocket_proxy_decodes_multiplayer_packets() {
     }
 }
 
+/// `--transport websocket` with WebSocket sub-protocols (Godot's
+/// `supported_protocols`): the proxy offers the server what the game offers, and
+/// answers the game with the server's choice, so a game that asks for one gets
+/// through as it would directly; one the server turns away is turned away.
+#[test]
+fn the_websocket_proxy_passes_sub_protocols_through() {
+    use godot_bin_multiplayer::ws;
+    use godot_bin_multiplayer::{Event, Scene, Target};
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let scene = || Scene::new().node("Game", ["hello"]);
+    let config = ws::Config {
+        subprotocols: &["game-v1"],
+        ..ws::Config::default()
+    };
+    let mut server = rt
+        .block_on(ws::Server::bind_with("127.0.0.1:0", scene(), config))
+        .unwrap();
+    let dir = tempdir();
+    let log = dir.join("ws.jsonl");
+    let extra = ["--transport", "websocket", "--max-sessions", "2"];
+    let proxy = Proxy::start(server.local_addr().port(), &log, &extra);
+    let url = format!("ws://127.0.0.1:{}", proxy.port);
+    let offering = |subprotocols| ws::Config {
+        subprotocols,
+        ..ws::Config::default()
+    };
+    rt.block_on(async {
+        // Offered nothing the server speaks: the server turns the proxy away, and the
+        // proxy the game.
+        let refused = ws::Client::connect_config(&url, scene(), offering(&["game-v2"])).await;
+        assert!(refused.is_err(), "{refused:?}");
+        let mut c = ws::Client::connect_config(&url, scene(), offering(&["game-v2", "game-v1"]))
+            .await
+            .unwrap();
+        c.rpc(Target::Peer(1), "Game", "hello", &(7,))
+            .await
+            .unwrap();
+        let run = async {
+            loop {
+                if let Event::Call(call) = server.next_event().await.unwrap() {
+                    assert_eq!(call.args::<(i64,)>().unwrap(), (7,));
+                    return;
+                }
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(10), run)
+            .await
+            .unwrap();
+        c.close().await.unwrap();
+    });
+    let (seen, _) = proxy.finish();
+    let out = seen.join("\n");
+    assert!(
+        out.contains("#1 ended: cannot reach 127.0.0.1:")
+            && out.contains(": HTTP error: 400 Bad Request"),
+        "{out}"
+    );
+    assert!(out.contains("#2 -> call Game.#0(7)"), "{out}");
+}
+
 /// `--transport enet`: the same, over ENet (the proxy ends the game's ENet
 /// connection and opens one to the server with the game's id).
 #[test]

@@ -44,6 +44,10 @@ use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::handshake::server::{ErrorResponse, Request, Response};
+use tokio_tungstenite::tungstenite::http::header::SEC_WEBSOCKET_PROTOCOL;
+use tokio_tungstenite::tungstenite::http::{HeaderValue, StatusCode};
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
@@ -116,6 +120,12 @@ pub struct Config {
     /// (`Event::AuthFailed`), as the engine's `auth_timeout` (3 s by default; zero:
     /// no limit).
     pub auth_timeout: Duration,
+    /// The WebSocket sub-protocols spoken, as Godot's `supported_protocols` (none by
+    /// default). A server answers a client with the first protocol the client offers
+    /// that is here, and turns it away when none is (it offers some, or this asks for
+    /// one); a client offers these, in this order, and refuses a server that does not
+    /// choose one of them. Godot 4 and 3 do both so, each side.
+    pub subprotocols: &'static [&'static str],
 }
 
 impl Default for Config {
@@ -129,6 +139,7 @@ impl Default for Config {
             protocol: Protocol::Godot4,
             auth: false,
             auth_timeout: Duration::from_secs(3),
+            subprotocols: &[],
         }
     }
 }
@@ -583,7 +594,34 @@ async fn serve<S>(
 ) where
     S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin,
 {
-    let handshake = tokio_tungstenite::accept_async_with_config(stream, Some(config.websocket()));
+    let supported = config.subprotocols;
+    // The error is tungstenite's callback type: an HTTP response for the refusal.
+    #[allow(clippy::result_large_err)]
+    let answer = move |request: &Request, mut response: Response| {
+        let offered = request
+            .headers()
+            .get_all(SEC_WEBSOCKET_PROTOCOL)
+            .iter()
+            .map(|v| v.to_str().ok())
+            .collect::<Option<Vec<_>>>();
+        match offered.map(|o| choose_subprotocol(&o, supported)) {
+            Some(Ok(None)) => Ok(response),
+            Some(Ok(Some(chosen))) => {
+                response
+                    .headers_mut()
+                    .insert(SEC_WEBSOCKET_PROTOCOL, HeaderValue::from_static(chosen));
+                Ok(response)
+            }
+            Some(Err(())) | None => {
+                let mut refused =
+                    ErrorResponse::new(Some("no WebSocket sub-protocol in common".into()));
+                *refused.status_mut() = StatusCode::BAD_REQUEST;
+                Err(refused)
+            }
+        }
+    };
+    let handshake =
+        tokio_tungstenite::accept_hdr_async_with_config(stream, answer, Some(config.websocket()));
     let Ok(Ok(mut ws)) = tokio::time::timeout(config.handshake_timeout, handshake).await else {
         return;
     };
@@ -658,6 +696,30 @@ async fn serve<S>(
     }
 }
 
+/// The sub-protocol a server that speaks `supported` answers a client's handshake
+/// with, as Godot's: the first of those the client `offered` (its
+/// `Sec-WebSocket-Protocol` headers, each a comma-separated list) that the server
+/// speaks. `Err` when the handshake is turned away: the client offers protocols and
+/// none is spoken here, or offers none and the server asks for one.
+fn choose_subprotocol(
+    offered: &[&str],
+    supported: &[&'static str],
+) -> std::result::Result<Option<&'static str>, ()> {
+    if offered.is_empty() {
+        return if supported.is_empty() {
+            Ok(None)
+        } else {
+            Err(())
+        };
+    }
+    offered
+        .iter()
+        .flat_map(|line| line.split(','))
+        .find_map(|p| supported.iter().find(|s| **s == p.trim()).copied())
+        .map(Some)
+        .ok_or(())
+}
+
 /// Whatever tungstenite queued itself (a pong) first, whole; then `out`, every
 /// message queued since the last write, in one write.
 async fn write_out<S>(ws: &mut WebSocketStream<S>, out: &[u8]) -> bool
@@ -716,8 +778,18 @@ impl Client {
     /// authentication.
     pub async fn connect_config(url: &str, scene: Scene, config: Config) -> Result<Client, Error> {
         let protocol = config.protocol;
+        let mut request = url.into_client_request()?;
+        if !config.subprotocols.is_empty() {
+            let offered = HeaderValue::from_str(&config.subprotocols.join(","))
+                .map_err(|e| tokio_tungstenite::tungstenite::Error::HttpFormat(e.into()))?;
+            request
+                .headers_mut()
+                .insert(SEC_WEBSOCKET_PROTOCOL, offered);
+        }
+        // tungstenite refuses a server that chooses no offered sub-protocol, or one
+        // when none was offered, as Godot's client does.
         let (mut ws, _) =
-            tokio_tungstenite::connect_async_with_config(url, Some(config.websocket()), true)
+            tokio_tungstenite::connect_async_with_config(request, Some(config.websocket()), true)
                 .await?;
         let id = loop {
             let b = match ws.next().await.ok_or(Error::Closed)?? {

@@ -1,6 +1,8 @@
-//! A server's clients' addresses (Godot's `get_peer_address` / `get_peer_port`) and
+//! A server's clients' addresses (Godot's `get_peer_address` / `get_peer_port`),
 //! turning newcomers away while the clients already in carry on (Godot's
-//! `refuse_new_connections`), over WebSocket (Godot 4 and 3) and ENet.
+//! `refuse_new_connections`), over WebSocket (Godot 4 and 3) and ENet, and WebSocket
+//! sub-protocols (Godot's `supported_protocols`) between the crate's client and
+//! server. `gate_engines.rs` holds each against the engines.
 #![cfg(all(feature = "websocket", feature = "enet"))]
 
 use std::net::SocketAddr;
@@ -9,6 +11,7 @@ use std::time::Duration;
 use futures_util::StreamExt;
 use godot_bin_multiplayer::{enet, ws, Event, Protocol, Scene, Target};
 use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::error::ProtocolError;
 use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 use tokio_tungstenite::WebSocketStream;
@@ -225,4 +228,91 @@ async fn an_enet_server_knows_its_clients_addresses_and_resets_newcomers_while_r
         Event::PeerDisconnected(1234)
     );
     assert_eq!(server.peer_addr(1234), None);
+}
+
+/// A crate client offering `offered` to a crate server speaking `spoken`: the
+/// sub-protocol chosen, or the error.
+async fn offer(
+    spoken: &'static [&'static str],
+    offered: &'static [&'static str],
+) -> Result<Option<String>, ws::Error> {
+    let config = ws::Config {
+        subprotocols: spoken,
+        ..ws::Config::default()
+    };
+    let mut server = ws::Server::bind_with("127.0.0.1:0", scene(), config)
+        .await
+        .unwrap();
+    let at = server.local_addr();
+    // What the server answers, seen by a bare client offering the same.
+    let mut request = format!("ws://{at}").into_client_request().unwrap();
+    if !offered.is_empty() {
+        request.headers_mut().insert(
+            "Sec-WebSocket-Protocol",
+            offered.join(", ").parse().unwrap(),
+        );
+    }
+    let bare =
+        tokio_tungstenite::client_async(request, TcpStream::connect(at).await.unwrap()).await;
+    let chosen = bare.as_ref().ok().map(|(_, response)| {
+        response
+            .headers()
+            .get("Sec-WebSocket-Protocol")
+            .map(|v| v.to_str().unwrap().to_string())
+    });
+    let client = ws::Client::connect_config(
+        &format!("ws://{at}"),
+        scene(),
+        ws::Config {
+            subprotocols: offered,
+            ..ws::Config::default()
+        },
+    )
+    .await;
+    match (&client, chosen) {
+        (Ok(c), Some(chosen)) => {
+            let mut ids = vec![];
+            while ids.len() < 2 {
+                if let Event::PeerConnected(id) = next(server.next_event()).await {
+                    ids.push(id);
+                }
+            }
+            assert!(ids.contains(&c.id()), "{ids:?}");
+            Ok(chosen)
+        }
+        (Err(_), None) => {
+            assert_eq!(quiet(server.next_event()).await, None);
+            client.map(|_| None)
+        }
+        (client, chosen) => panic!("the bare client got {chosen:?}, the crate's {client:?}"),
+    }
+}
+
+#[tokio::test]
+async fn websocket_sub_protocols_are_chosen_by_the_clients_order() {
+    assert_eq!(offer(&[], &[]).await.unwrap(), None);
+    assert_eq!(
+        offer(&["game-v1", "game-v2"], &["game-v2"]).await.unwrap(),
+        Some("game-v2".into())
+    );
+    assert_eq!(
+        offer(&["game-v2", "game-v1"], &["game-v1", "game-v2"])
+            .await
+            .unwrap(),
+        Some("game-v1".into())
+    );
+    // Turned away with "400 Bad Request": none in common, none offered to a server
+    // that asks for one, or some offered to one that speaks none.
+    for (spoken, offered) in [
+        (&["game-v1"][..], &["game-v2"][..]),
+        (&["game-v1"], &[]),
+        (&[], &["game-v1"]),
+    ] {
+        match offer(spoken, offered).await {
+            Err(ws::Error::WebSocket(WsError::Http(response))) => {
+                assert_eq!(response.status(), 400, "{spoken:?} {offered:?}")
+            }
+            other => panic!("{spoken:?} {offered:?}: {other:?}"),
+        }
+    }
 }

@@ -1,6 +1,7 @@
-# A Godot 3 client of 127.0.0.1:$PORT (WebSocketClient; $TRANSPORT=enet:
-# NetworkedMultiplayerENet) that reports what the MultiplayerAPI tells it, for
-# multiplayer/tests/refuse_engines.rs: {"connected": true}, {"failed": true},
+# A Godot 3 client of 127.0.0.1:$PORT (WebSocketClient, asking for the sub-protocols
+# in $PROTOCOLS, comma-separated, if any; $TRANSPORT=enet: NetworkedMultiplayerENet)
+# that reports what the MultiplayerAPI tells it, for
+# multiplayer/tests/gate_engines.rs: {"connected": true}, {"failed": true},
 # {"peer": id} (the server as 1), {"left": id}, {"server_disconnected": true}, in
 # order, then after $SECONDS seconds {"status": the peer's connection status} and
 # quits with 0.
@@ -18,7 +19,10 @@ func _initialize():
 		err = peer.create_client("127.0.0.1", port)
 	else:
 		peer = WebSocketClient.new()
-		err = peer.connect_to_url("ws://127.0.0.1:%d" % port, PoolStringArray(), true)
+		var protocols := PoolStringArray()
+		if OS.get_environment("PROTOCOLS") != "":
+			protocols = PoolStringArray(OS.get_environment("PROTOCOLS").split(","))
+		err = peer.connect_to_url("ws://127.0.0.1:%d" % port, protocols, true)
 	if err != OK:
 		print(JSON.print({"error": err}))
 		quit(1)

@@ -1,9 +1,11 @@
 # A Godot 3 server on 127.0.0.1:$PORT (WebSocketServer; $TRANSPORT=enet:
-# NetworkedMultiplayerENet) that turns new clients away (refuse_new_connections =
-# true), for godot-bin-multiplayer's multiplayer/tests/refuse_engines.rs: what a
-# client of it sees is what a client of the crate's refusing server must see.
-# Prints {"listening": true}, then {"peer": id} for any client it lets in (none
-# should be); quits with 0 after $SECONDS seconds.
+# NetworkedMultiplayerENet) with the handshake settings a client can be turned away
+# by, for godot-bin-multiplayer's multiplayer/tests/gate_engines.rs: what a client of
+# it sees is what a client of the crate's server with the same settings must see.
+# $REFUSE=1: it refuses new connections (refuse_new_connections); $PROTOCOLS: the
+# WebSocket sub-protocols it supports, comma-separated (listen()'s protocols; none
+# when empty). Prints {"listening": true}, then {"peer": id} for each client it lets
+# in; quits with 0 after $SECONDS seconds.
 extends SceneTree
 
 var deadline := 0
@@ -20,12 +22,15 @@ func _initialize():
 	else:
 		peer = WebSocketServer.new()
 		peer.bind_ip = "127.0.0.1"
-		err = peer.listen(port, PoolStringArray(), true)
+		var protocols := PoolStringArray()
+		if OS.get_environment("PROTOCOLS") != "":
+			protocols = PoolStringArray(OS.get_environment("PROTOCOLS").split(","))
+		err = peer.listen(port, protocols, true)
 	if err != OK:
 		print(JSON.print({"error": err}))
 		quit(1)
 		return
-	peer.refuse_new_connections = true
+	peer.refuse_new_connections = OS.get_environment("REFUSE") == "1"
 	network_peer = peer
 	connect("network_peer_connected", self, "_peer")
 	print(JSON.print({"listening": true}))
