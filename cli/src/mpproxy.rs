@@ -181,6 +181,8 @@ async fn session(
         .await
         .with_context(|| format!("cannot reach {to}"))?;
     let chosen = response.headers().get(SEC_WEBSOCKET_PROTOCOL).cloned();
+    // The error is tungstenite's callback type, never made here.
+    #[allow(clippy::result_large_err)]
     let answer = move |_: &Request, mut response: Response| {
         if let Some(chosen) = chosen {
             response
