@@ -36,6 +36,17 @@ async fn quiet<F: std::future::Future<Output = Option<Event>>>(next: F) -> Optio
     tokio::time::timeout(QUIET, next).await.ok().flatten()
 }
 
+/// `e` is client `from`'s call of `hello("still here")`.
+fn still_here(e: Event, from: i32) {
+    match e {
+        Event::Call(call) => {
+            assert_eq!((call.from, call.method.as_str()), (from, "hello"));
+            assert_eq!(call.args::<(String,)>().unwrap().0, "still here");
+        }
+        e => panic!("unexpected {e:?}"),
+    }
+}
+
 /// A bare WebSocket client of `server`, with the address it connects from.
 async fn bare(server: SocketAddr) -> (SocketAddr, WebSocketStream<TcpStream>) {
     let tcp = TcpStream::connect(server).await.unwrap();
@@ -125,13 +136,7 @@ async fn a_refusing_godot4_websocket_server_closes_newcomers_after_the_handshake
         .rpc(Target::Peer(1), "Game", "hello", &("still here",))
         .await
         .unwrap();
-    match next(server.next_event()).await {
-        Event::Call(call) => {
-            assert_eq!((call.from, call.method.as_str()), (first_id, "hello"));
-            assert_eq!(call.args::<(String,)>().unwrap().0, "still here");
-        }
-        e => panic!("unexpected {e:?}"),
-    }
+    still_here(next(server.next_event()).await, first_id);
 
     server.set_refuse_new_connections(false);
     let again = ws::Client::connect(&url, scene()).await.unwrap();
@@ -207,13 +212,7 @@ async fn an_enet_server_knows_its_clients_addresses_and_resets_newcomers_while_r
         .rpc(Target::Peer(1), "Game", "hello", &("still here",))
         .await
         .unwrap();
-    match next(server.next_event()).await {
-        Event::Call(call) => {
-            assert_eq!((call.from, call.method.as_str()), (1234, "hello"));
-            assert_eq!(call.args::<(String,)>().unwrap().0, "still here");
-        }
-        e => panic!("unexpected {e:?}"),
-    }
+    still_here(next(server.next_event()).await, 1234);
 
     server.set_refuse_new_connections(false);
     let _again = enet::Client::connect(at, 9012, scene(), config)

@@ -254,16 +254,24 @@ const PAIRINGS: [(&[&str], &[&str], Option<&str>); 7] = [
     (&[], &[], Some("")),
 ];
 
-async fn subprotocols(version: u8) {
-    let Some(godot) = Godot::find(version) else {
-        return;
-    };
-    for (server, client, chosen) in PAIRINGS {
+/// `PAIRINGS` as gates of a server that does not refuse, with the choice.
+fn pairings() -> impl Iterator<Item = (Gate, Option<&'static str>)> {
+    PAIRINGS.into_iter().map(|(server, client, chosen)| {
         let gate = Gate {
             refuse: false,
             server,
             client,
         };
+        (gate, chosen)
+    })
+}
+
+async fn subprotocols(version: u8) {
+    let Some(godot) = Godot::find(version) else {
+        return;
+    };
+    for (gate, chosen) in pairings() {
+        let (server, client) = (gate.server, gate.client);
         let seen = alike(&godot, Transport::Ws, gate).await;
         let connected = seen.iter().find_map(|l| l.get("connected"));
         match (chosen, version) {
@@ -291,12 +299,8 @@ async fn crate_client_offers(version: u8) {
     let Some(godot) = Godot::find(version) else {
         return;
     };
-    for (server, client, chosen) in PAIRINGS {
-        let gate = Gate {
-            refuse: false,
-            server,
-            client,
-        };
+    for (gate, chosen) in pairings() {
+        let (server, client) = (gate.server, gate.client);
         let port = free_port();
         let s = engine_server(&godot, Transport::Ws, gate, port).await;
         let config = ws::Config {
