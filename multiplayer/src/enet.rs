@@ -36,7 +36,7 @@ use std::collections::HashMap;
 use std::net::{SocketAddr, ToSocketAddrs, UdpSocket};
 use std::sync::Arc;
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::auth_clock::AuthClock;
 use crate::enet_queue::{Counted, Waiting};
@@ -273,6 +273,37 @@ fn plausible_fragments(commands: &[u8]) -> bool {
     true
 }
 
+/// A peer's ENet link, as Godot's `ENetPacketPeer.get_statistic` gives it: what ENet
+/// measures from acknowledgements and its pings (every 500 ms by default), read
+/// every quarter of a second.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct PeerStats {
+    /// Mean round trip time (`PEER_ROUND_TRIP_TIME`); ENet starts from 500 ms.
+    pub round_trip_time: Duration,
+    /// Its variance (`PEER_ROUND_TRIP_TIME_VARIANCE`).
+    pub round_trip_time_variance: Duration,
+    /// Mean loss of reliable packets, in 65536ths (`PEER_PACKET_LOSS`, on ENet's
+    /// `ENET_PEER_PACKET_LOSS_SCALE`).
+    pub packet_loss: u32,
+    /// Its variance, in 65536ths (`PEER_PACKET_LOSS_VARIANCE`).
+    pub packet_loss_variance: u32,
+}
+
+impl PeerStats {
+    fn of<S: enet::Socket>(peer: &enet::Peer<S>) -> PeerStats {
+        PeerStats {
+            round_trip_time: peer.round_trip_time(),
+            round_trip_time_variance: peer.round_trip_time_variance(),
+            packet_loss: peer.packet_loss(),
+            packet_loss_variance: peer.packet_loss_variance(),
+        }
+    }
+}
+
+/// How often the host thread reads its peers' links.
+const MEASURE_EVERY: Duration = Duration::from_millis(250);
+
 /// What the host thread reports.
 enum Net {
     /// A peer in this ENet slot, with its connect data, what waits for it, and its
@@ -389,7 +420,16 @@ fn run(mut host: enet::Host<Guarded<UdpSocket>>, mail: mailbox::Thread<Net, Cmd>
     let mut events = Vec::new();
     // What waits for the peer in each slot, while it is connected.
     let mut queues: Vec<Option<Arc<Waiting>>> = vec![None; host.peer_limit()];
+    let mut measured = Instant::now();
     loop {
+        if measured.elapsed() >= MEASURE_EVERY {
+            measured = Instant::now();
+            for (slot, queue) in queues.iter().enumerate() {
+                if let Some(queue) = queue {
+                    queue.measured(PeerStats::of(host.peer(enet::PeerID(slot))));
+                }
+            }
+        }
         let open = mail.commands(&mut commands);
         for command in commands.drain(..) {
             match command {
@@ -441,6 +481,7 @@ fn run(mut host: enet::Host<Guarded<UdpSocket>>, mail: mailbox::Thread<Net, Cmd>
             events.push(match event {
                 enet::Event::Connect { peer, data } => {
                     let queue = Arc::new(Waiting::default());
+                    queue.measured(PeerStats::of(peer));
                     queues[peer.id().0] = Some(queue.clone());
                     Net::Connected(peer.id().0, data, queue, peer.address())
                 }
@@ -605,6 +646,13 @@ impl Server {
     /// peer not connected.
     pub fn peer_addr(&self, peer: i32) -> Option<SocketAddr> {
         self.slots.get(&peer).and_then(|s| s.addr)
+    }
+
+    /// Connected client `peer`'s link as last measured (Godot's
+    /// `get_peer(id).get_statistic(...)`): its round trip time, for one; `None` for a
+    /// peer not connected.
+    pub fn peer_stats(&self, peer: i32) -> Option<PeerStats> {
+        self.slots.get(&peer).map(|s| s.queue.link())
     }
 
     /// Turns new clients away, or lets them in again, as Godot's
@@ -978,6 +1026,12 @@ impl Client {
             limits: config.limits(),
             closed: false,
         })
+    }
+
+    /// The link to the server as last measured (Godot's
+    /// `get_peer(1).get_statistic(...)`).
+    pub fn stats(&self) -> PeerStats {
+        self.queue.link()
     }
 
     /// This client's peer id.

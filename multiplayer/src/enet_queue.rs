@@ -10,20 +10,34 @@
 //! the bound holds across the mailbox as well as inside ENet.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+
+use crate::enet::PeerStats;
 
 use crate::send_queue::Limits;
 
-/// What waits for one peer: packets and their bytes. One per connection, so that a
-/// command meant for a peer that has left is told from one for a newcomer in its
-/// ENet slot (by address: `Arc::ptr_eq`).
+/// What waits for one peer: packets and their bytes; and its link as the host
+/// thread last measured it. One per connection, so that a command meant for a peer
+/// that has left is told from one for a newcomer in its ENet slot (by address:
+/// `Arc::ptr_eq`).
 #[derive(Debug, Default)]
 pub(crate) struct Waiting {
     packets: AtomicUsize,
     bytes: AtomicUsize,
+    link: Mutex<PeerStats>,
 }
 
 impl Waiting {
+    /// The peer's link as last measured.
+    pub(crate) fn link(&self) -> PeerStats {
+        *self.link.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Records the peer's link as measured now.
+    pub(crate) fn measured(&self, stats: PeerStats) {
+        *self.link.lock().unwrap_or_else(|e| e.into_inner()) = stats;
+    }
+
     /// Packets and bytes waiting now.
     #[cfg(test)]
     fn now(&self) -> (usize, usize) {
