@@ -126,6 +126,14 @@ pub struct Config {
     /// one); a client offers these, in this order, and refuses a server that does not
     /// choose one of them. Godot 4 and 3 do both so, each side.
     pub subprotocols: &'static [&'static str],
+    /// A server's heartbeat (off by default, as in the engine's
+    /// `WebSocketMultiplayerPeer`): every interval it pings each client, and drops
+    /// one that sent nothing since the previous ping, not even the pong (Godot's
+    /// clients and browsers answer pings by themselves). A client whose machine
+    /// vanished without closing its connection is otherwise held until the
+    /// operating system gives up on the connection, which takes many minutes. Zero
+    /// is off too.
+    pub heartbeat: Option<Duration>,
 }
 
 impl Default for Config {
@@ -140,6 +148,7 @@ impl Default for Config {
             auth: false,
             auth_timeout: Duration::from_secs(3),
             subprotocols: &[],
+            heartbeat: None,
         }
     }
 }
@@ -655,17 +664,36 @@ async fn serve<S>(
         return;
     }
     let mut out = Vec::new();
+    // Without a heartbeat (or with a zero one) its branch is off; the interval is
+    // made all the same, of an hour.
+    let beat = config.heartbeat.filter(|d| !d.is_zero());
+    let every = beat.unwrap_or(Duration::from_secs(3600));
+    let mut heartbeat = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+    heartbeat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut heard = true;
     loop {
         tokio::select! {
             msg = ws.next() => match msg {
                 Some(Ok(Message::Binary(b))) => {
+                    heard = true;
                     if tx.send(Net::Message(id, b.to_vec())).await.is_err() {
                         return;
                     }
                 }
-                Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => heard = true,
                 // Godot sends binary messages only.
                 _ => return,
+            },
+            _ = heartbeat.tick(), if beat.is_some() => {
+                // Silent since the last ping: gone. A ping the socket does not take
+                // within the interval is a client that does not read: gone too.
+                if !std::mem::take(&mut heard) {
+                    return;
+                }
+                let ping = ws.send(Message::Ping(Default::default()));
+                if !matches!(tokio::time::timeout(every, ping).await, Ok(Ok(()))) {
+                    return;
+                }
             },
             open = outbox.take(&mut out) => {
                 if !open {

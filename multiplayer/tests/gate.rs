@@ -315,3 +315,66 @@ async fn websocket_sub_protocols_are_chosen_by_the_clients_order() {
         }
     }
 }
+
+#[tokio::test]
+async fn the_heartbeat_drops_a_silent_websocket_client_and_keeps_the_others() {
+    let beat = Duration::from_millis(200);
+    let config = ws::Config {
+        heartbeat: Some(beat),
+        ..ws::Config::default()
+    };
+    let mut server = ws::Server::bind_with("127.0.0.1:0", scene(), config)
+        .await
+        .unwrap();
+    let at = server.local_addr();
+    // A client whose machine vanished: connected, and never reading again (so never
+    // answering a ping).
+    let (_, mut gone) = bare(at).await;
+    let gone_id = id_of(&mut gone).await;
+    // A client that is idle but alive: its connection is read (and the pings so
+    // answered) by `next_event`, which waits for calls that never come.
+    let alive = ws::Client::connect(&format!("ws://{at}"), scene())
+        .await
+        .unwrap();
+    let alive_id = alive.id();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let idle = tokio::spawn(async move {
+        let (mut alive, mut stopped) = (alive, stopped);
+        loop {
+            tokio::select! {
+                e = alive.next_event() => match e {
+                    // Peer notices (the server, the other client joining and leaving).
+                    Some(Ok(Event::PeerConnected(_) | Event::PeerDisconnected(_))) => {}
+                    e => panic!("the idle client heard {e:?}"),
+                },
+                _ = &mut stopped => return alive,
+            }
+        }
+    });
+    let start = tokio::time::Instant::now();
+    let mut left = None;
+    while start.elapsed() < beat * 8 {
+        match quiet(server.next_event()).await {
+            Some(Event::PeerDisconnected(id)) => {
+                assert_eq!(id, gone_id, "the wrong client was dropped");
+                left.get_or_insert(start.elapsed());
+            }
+            Some(Event::PeerConnected(_)) | None => {}
+            Some(e) => panic!("unexpected {e:?}"),
+        }
+    }
+    // Pinged at one interval, found silent at the next.
+    let left = left.expect("the silent client was dropped");
+    assert!(left >= beat && left < beat * 4, "dropped after {left:?}");
+    assert_eq!(server.session().peers().collect::<Vec<_>>(), [alive_id]);
+    assert_eq!(server.peer_addr(gone_id), None);
+    // The idle client, pinged eight times meanwhile, is still in.
+    stop.send(()).unwrap();
+    let mut alive = idle.await.unwrap();
+    alive
+        .rpc(Target::Peer(1), "Game", "hello", &("still here",))
+        .await
+        .unwrap();
+    still_here(next(server.next_event()).await, alive_id);
+    drop(gone);
+}

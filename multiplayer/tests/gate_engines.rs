@@ -6,7 +6,8 @@
 //! that refuses new connections (`refuse_new_connections`, over WebSocket and
 //! ENet) and for every pairing of WebSocket sub-protocols offered and supported
 //! (`supported_protocols`), Godot 4.6 and 3.6; and a crate client offering
-//! sub-protocols to the engine's server gets in as an engine client would.
+//! sub-protocols to the engine's server gets in as an engine client would; and idle
+//! engine clients answer the crate's server's heartbeat.
 #![cfg(all(feature = "websocket", feature = "enet"))]
 
 mod common;
@@ -23,6 +24,8 @@ use serde_json::Value;
 fn watch(gate: Gate) -> &'static str {
     if gate.refuse {
         "6"
+    } else if gate.heartbeat.is_some() {
+        "3"
     } else {
         "2"
     }
@@ -57,6 +60,8 @@ struct Gate {
     refuse: bool,
     server: &'static [&'static str],
     client: &'static [&'static str],
+    /// The crate's WebSocket server's heartbeat (the engine's has none).
+    heartbeat: Option<Duration>,
 }
 
 /// The engine and scripts of Godot `version`.
@@ -167,6 +172,7 @@ async fn of_the_crate(godot: &Godot, transport: Transport, gate: Gate) -> (Vec<V
             let config = ws::Config {
                 protocol,
                 subprotocols: gate.server,
+                heartbeat: gate.heartbeat,
                 ..ws::Config::default()
             };
             serve!(ws::Server::bind_with(addr, scene, config).await.unwrap())
@@ -201,6 +207,7 @@ const REFUSING: Gate = Gate {
     refuse: true,
     server: &[],
     client: &[],
+    heartbeat: None,
 };
 
 async fn refused(version: u8, transport: Transport) {
@@ -261,6 +268,7 @@ fn pairings() -> impl Iterator<Item = (Gate, Option<&'static str>)> {
             refuse: false,
             server,
             client,
+            heartbeat: None,
         };
         (gate, chosen)
     })
@@ -334,4 +342,38 @@ async fn a_crate_client_offers_sub_protocols_to_a_godot4_server() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_crate_client_offers_sub_protocols_to_a_godot3_server() {
     crate_client_offers(3).await;
+}
+
+/// An idle engine client of the crate's server with a heartbeat of a quarter of a
+/// second stays in for three seconds (twelve pings): Godot answers pings by itself.
+async fn answers_the_heartbeat(version: u8) {
+    let Some(godot) = Godot::find(version) else {
+        return;
+    };
+    let gate = Gate {
+        refuse: false,
+        server: &[],
+        client: &[],
+        heartbeat: Some(Duration::from_millis(250)),
+    };
+    let (seen, joined) = of_the_crate(&godot, Transport::Ws, gate).await;
+    assert_eq!(joined, 1);
+    assert!(has(&seen, "connected"), "{seen:?}");
+    assert!(!has(&seen, "server_disconnected"), "{seen:?}");
+    // CONNECTION_CONNECTED at the end of its watch.
+    assert_eq!(
+        seen.last().and_then(|l| l.get("status")),
+        Some(&Value::from(2)),
+        "{seen:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_idle_godot4_client_answers_the_heartbeat() {
+    answers_the_heartbeat(4).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_idle_godot3_client_answers_the_heartbeat() {
+    answers_the_heartbeat(3).await;
 }
