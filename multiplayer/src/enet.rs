@@ -132,6 +132,41 @@ pub struct Config {
     /// it is dropped; one packet always fits. By default 1 MiB: every peer gets its
     /// own copy of what is sent to all.
     pub send_queue_bytes: usize,
+    /// When ENet gives a peer up that stopped answering (Godot's
+    /// `ENetPacketPeer.set_timeout`): by default ENet's own, 5 to 30 s.
+    pub peer_timeout: PeerTimeout,
+}
+
+/// When ENet gives a silent peer up: once something it sent stays unacknowledged for
+/// `limit` round trip times, but not before `minimum`; and after `maximum` in any
+/// case (ENet's `enet_peer_timeout`, Godot's `set_timeout(limit, min, max)`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PeerTimeout {
+    /// Round trip times.
+    pub limit: u32,
+    /// At least this long.
+    pub minimum: Duration,
+    /// At most this long.
+    pub maximum: Duration,
+}
+
+impl Default for PeerTimeout {
+    /// ENet's: 32 round trips, 5 to 30 s.
+    fn default() -> Self {
+        PeerTimeout {
+            limit: 32,
+            minimum: Duration::from_secs(5),
+            maximum: Duration::from_secs(30),
+        }
+    }
+}
+
+impl PeerTimeout {
+    fn apply<S: enet::Socket>(self, peer: &mut enet::Peer<S>) {
+        // ENet takes milliseconds, and 0 for its default.
+        let ms = |d: Duration| u32::try_from(d.as_millis()).unwrap_or(u32::MAX).max(1);
+        peer.set_timeout(self.limit.max(1), ms(self.minimum), ms(self.maximum));
+    }
 }
 
 impl Default for Config {
@@ -148,6 +183,7 @@ impl Default for Config {
             max_waiting: 32 << 20,
             send_queue: 8192,
             send_queue_bytes: 1 << 20,
+            peer_timeout: PeerTimeout::default(),
         }
     }
 }
@@ -393,13 +429,15 @@ impl Host {
             .map_err(host_error)?;
         host.set_maximum_waiting_data(config.max_waiting)
             .map_err(host_error)?;
+        let timeout = config.peer_timeout;
         if let Some((to, channels, data)) = connect {
-            host.connect(to, channels, data).map_err(host_error)?;
+            let server = host.connect(to, channels, data).map_err(host_error)?;
+            timeout.apply(server);
         }
         let (mail, thread_end) = mailbox::pair(config.queue.max(16));
         let thread = std::thread::Builder::new()
             .name("godot-bin-enet".into())
-            .spawn(move || run(host, thread_end))?;
+            .spawn(move || run(host, thread_end, timeout))?;
         Ok(Host {
             mail,
             thread: Some(thread),
@@ -415,7 +453,11 @@ fn current(queues: &[Option<Arc<Waiting>>], slot: usize, queue: &Arc<Waiting>) -
 
 /// The host thread: services ENet, hands the events over, carries out commands; ends
 /// when the application's end of the mailbox is dropped.
-fn run(mut host: enet::Host<Guarded<UdpSocket>>, mail: mailbox::Thread<Net, Cmd>) {
+fn run(
+    mut host: enet::Host<Guarded<UdpSocket>>,
+    mail: mailbox::Thread<Net, Cmd>,
+    timeout: PeerTimeout,
+) {
     let mut commands = Vec::new();
     let mut events = Vec::new();
     // What waits for the peer in each slot, while it is connected.
@@ -480,6 +522,7 @@ fn run(mut host: enet::Host<Guarded<UdpSocket>>, mail: mailbox::Thread<Net, Cmd>
             };
             events.push(match event {
                 enet::Event::Connect { peer, data } => {
+                    timeout.apply(peer);
                     let queue = Arc::new(Waiting::default());
                     queue.measured(PeerStats::of(peer));
                     queues[peer.id().0] = Some(queue.clone());

@@ -1,10 +1,13 @@
 //! An ENet peer's link as ENet measures it (Godot's `ENetPacketPeer.get_statistic`):
 //! `enet::Server::peer_stats` and `enet::Client::stats` follow the round trip time
-//! down from ENet's starting 500 ms as reliable packets are acknowledged.
+//! down from ENet's starting 500 ms as reliable packets are acknowledged; and a peer
+//! that goes silent is given up after `enet::Config::peer_timeout` (Godot's
+//! `set_timeout`).
 #![cfg(feature = "enet")]
 
 use std::time::Duration;
 
+use godot_bin_multiplayer::enet::rusty_enet as renet;
 use godot_bin_multiplayer::{enet, Event, Scene, Target};
 
 /// `f`'s output within 10 s.
@@ -80,4 +83,72 @@ async fn the_round_trip_time_is_measured_both_ways() {
         Some(Event::PeerDisconnected(4321))
     );
     assert_eq!(server.peer_stats(4321), None);
+}
+
+/// An ENet peer that connects to `server` as `id`, then goes silent: its host is
+/// kept (so nothing says goodbye) but never serviced again.
+fn vanishing(server: std::net::SocketAddr, id: u32) -> renet::Host<std::net::UdpSocket> {
+    let socket = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    socket.set_nonblocking(true).unwrap();
+    let settings = renet::HostSettings {
+        peer_limit: 1,
+        channel_limit: 255,
+        ..Default::default()
+    };
+    let mut host = renet::Host::new(socket, settings).unwrap();
+    host.connect(server, 255, id).unwrap();
+    let start = std::time::Instant::now();
+    while start.elapsed() < Duration::from_secs(5) {
+        if let Ok(Some(renet::Event::Connect { .. })) = host.service() {
+            // The acknowledgement that makes the server take it, then silence.
+            host.flush();
+            return host;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    panic!("no connection to the server");
+}
+
+#[tokio::test]
+async fn a_vanished_client_is_given_up_after_the_peer_timeout() {
+    let timeout = enet::PeerTimeout {
+        limit: 4,
+        minimum: Duration::from_millis(300),
+        maximum: Duration::from_millis(800),
+    };
+    let quick = enet::Config {
+        peer_timeout: timeout,
+        ..enet::Config::default()
+    };
+    let mut server = enet::Server::bind_with("127.0.0.1:0", scene(), quick)
+        .await
+        .unwrap();
+    let mut patient = enet::Server::bind("127.0.0.1:0", scene()).await.unwrap();
+    let at = (server.local_addr(), patient.local_addr());
+    let (gone, also_gone) =
+        tokio::task::spawn_blocking(move || (vanishing(at.0, 5555), vanishing(at.1, 6666)))
+            .await
+            .unwrap();
+    assert_eq!(
+        within(server.next_event()).await,
+        Some(Event::PeerConnected(5555))
+    );
+    assert_eq!(
+        within(patient.next_event()).await,
+        Some(Event::PeerConnected(6666))
+    );
+    let start = tokio::time::Instant::now();
+    assert_eq!(
+        within(server.next_event()).await,
+        Some(Event::PeerDisconnected(5555))
+    );
+    let took = start.elapsed();
+    assert!(
+        took >= Duration::from_millis(250) && took < Duration::from_millis(2500),
+        "given up after {took:?}"
+    );
+    // ENet's default waits 5 s at least.
+    let waited = tokio::time::timeout(Duration::from_millis(2500), patient.next_event()).await;
+    assert!(waited.is_err(), "{waited:?}");
+    drop((gone, also_gone));
 }
