@@ -88,6 +88,10 @@ pub enum Error {
     /// The connection closed.
     #[error("the connection is closed")]
     Closed,
+    /// The server sent nothing for a heartbeat interval, not even the pong
+    /// ([`Config::heartbeat`]): it is gone.
+    #[error("the server went silent")]
+    Silent,
 }
 
 /// Limits and queue sizes of a [`Server`].
@@ -126,10 +130,11 @@ pub struct Config {
     /// one); a client offers these, in this order, and refuses a server that does not
     /// choose one of them. Godot 4 and 3 do both so, each side.
     pub subprotocols: &'static [&'static str],
-    /// A server's heartbeat (off by default, as in the engine's
-    /// `WebSocketMultiplayerPeer`): every interval it pings each client, and drops
-    /// one that sent nothing since the previous ping, not even the pong (Godot's
-    /// clients and browsers answer pings by themselves). A client whose machine
+    /// A heartbeat (off by default, as in the engine's `WebSocketMultiplayerPeer`):
+    /// every interval a server pings each client, and drops one that sent nothing
+    /// since the previous ping, not even the pong (Godot's clients and browsers
+    /// answer pings by themselves); a client pings its server alike, and gives it up
+    /// ([`Error::Silent`]) when it is silent so. A client whose machine
     /// vanished without closing its connection is otherwise held until the
     /// operating system gives up on the connection, which takes many minutes. Zero
     /// is off too.
@@ -771,6 +776,9 @@ pub struct Client {
     pending: Option<Vec<u8>>,
     /// The largest message the server takes (a Godot server's inbound buffer).
     max_message: usize,
+    /// The heartbeat's pings, and whether the server was heard since the last.
+    heartbeat: Option<tokio::time::Interval>,
+    heard: bool,
 }
 
 impl std::fmt::Debug for Client {
@@ -838,12 +846,19 @@ impl Client {
         };
         let mut session = Session::client(id, scene).configured(config.protocol, config.auth);
         session.connect(SERVER);
+        let heartbeat = config.heartbeat.filter(|d| !d.is_zero()).map(|every| {
+            let mut i = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+            i.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            i
+        });
         Ok(Client {
             session,
             ws,
             closed: false,
             pending: None,
             max_message: config.max_message,
+            heartbeat,
+            heard: true,
         })
     }
 
@@ -877,7 +892,29 @@ impl Client {
             if self.closed {
                 return None;
             }
-            let msg = match self.ws.next().await {
+            let next = match &mut self.heartbeat {
+                None => self.ws.next().await,
+                // What the socket holds is read before the server is judged silent.
+                Some(heartbeat) => tokio::select! {
+                    biased;
+                    next = self.ws.next() => next,
+                    _ = heartbeat.tick() => {
+                        if !std::mem::take(&mut self.heard) {
+                            self.close_session();
+                            return Some(Err(Error::Silent));
+                        }
+                        // Queued here, written by the flush at the top of the loop.
+                        let ping = Message::Ping(Default::default());
+                        if let Err(e) = self.ws.feed(ping).await {
+                            self.close_session();
+                            return Some(Err(e.into()));
+                        }
+                        continue;
+                    }
+                },
+            };
+            self.heard = true;
+            let msg = match next {
                 Some(Ok(Message::Binary(b))) => b,
                 Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
                 Some(Ok(Message::Close(_))) | None => {

@@ -378,3 +378,63 @@ async fn the_heartbeat_drops_a_silent_websocket_client_and_keeps_the_others() {
     still_here(next(server.next_event()).await, alive_id);
     drop(gone);
 }
+
+/// A crate client with a heartbeat of `beat` connected to a server at `url`: how
+/// long its `next_event` went on before it gave up, or `None` if it still had
+/// not after `watch` (peer notices taken on the way).
+async fn client_gives_up(url: &str, beat: Duration, watch: Duration) -> Option<Duration> {
+    let config = ws::Config {
+        heartbeat: Some(beat),
+        ..ws::Config::default()
+    };
+    let mut c = ws::Client::connect_config(url, scene(), config)
+        .await
+        .unwrap();
+    let start = tokio::time::Instant::now();
+    let run = async {
+        loop {
+            match c.next_event().await {
+                Some(Ok(Event::PeerConnected(_))) => {}
+                Some(Err(ws::Error::Silent)) => return start.elapsed(),
+                e => panic!("unexpected {e:?}"),
+            }
+        }
+    };
+    tokio::time::timeout(watch, run).await.ok()
+}
+
+#[tokio::test]
+async fn a_client_with_a_heartbeat_gives_up_a_silent_server_and_keeps_a_live_one() {
+    let beat = Duration::from_millis(200);
+    // A server that sends the client its id, then neither reads nor writes again.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let at = listener.local_addr().unwrap();
+    let silent = tokio::spawn(async move {
+        let (tcp, _) = listener.accept().await.unwrap();
+        let mut ws = tokio_tungstenite::accept_async(tcp).await.unwrap();
+        futures_util::SinkExt::send(&mut ws, Message::binary(7777i32.to_le_bytes().to_vec()))
+            .await
+            .unwrap();
+        tokio::time::sleep(Duration::from_secs(10)).await;
+        drop(ws);
+    });
+    let gave_up = client_gives_up(&format!("ws://{at}"), beat, Duration::from_secs(5))
+        .await
+        .expect("the silent server given up");
+    assert!(gave_up >= beat && gave_up < beat * 4, "after {gave_up:?}");
+    silent.abort();
+
+    // The crate's server reads, and so answers the pings: kept through eight.
+    let mut server = ws::Server::bind("127.0.0.1:0", scene()).await.unwrap();
+    let url = format!("ws://{}", server.local_addr());
+    let serve = async {
+        loop {
+            server.next_event().await;
+        }
+    };
+    let kept = tokio::select! {
+        kept = client_gives_up(&url, beat, beat * 8) => kept,
+        () = serve => unreachable!(),
+    };
+    assert_eq!(kept, None);
+}

@@ -377,3 +377,50 @@ async fn an_idle_godot4_client_answers_the_heartbeat() {
 async fn an_idle_godot3_client_answers_the_heartbeat() {
     answers_the_heartbeat(3).await;
 }
+
+/// A crate client with a heartbeat of a quarter of a second, idle, keeps the
+/// engine's server for three seconds (twelve pings): the engines answer pings.
+async fn the_engine_answers_the_heartbeat(version: u8) {
+    let Some(godot) = Godot::find(version) else {
+        return;
+    };
+    let port = free_port();
+    let s = engine_server(&godot, Transport::Ws, OPEN, port).await;
+    let config = ws::Config {
+        protocol: godot.protocol(),
+        heartbeat: Some(Duration::from_millis(250)),
+        ..ws::Config::default()
+    };
+    let url = format!("ws://127.0.0.1:{port}");
+    let mut c = ws::Client::connect_config(&url, Scene::new(), config)
+        .await
+        .unwrap();
+    let idle = async {
+        loop {
+            match c.next_event().await {
+                Some(Ok(_)) => {}
+                e => return e,
+            }
+        }
+    };
+    let ended = tokio::time::timeout(Duration::from_secs(3), idle).await;
+    assert!(ended.is_err(), "the client gave the server up: {ended:?}");
+    assert_eq!(let_in(s).await, 1);
+}
+
+const OPEN: Gate = Gate {
+    refuse: false,
+    server: &[],
+    client: &[],
+    heartbeat: None,
+};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_godot4_server_answers_a_crate_clients_heartbeat() {
+    the_engine_answers_the_heartbeat(4).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_godot3_server_answers_a_crate_clients_heartbeat() {
+    the_engine_answers_the_heartbeat(3).await;
+}
