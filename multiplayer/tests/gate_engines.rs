@@ -344,8 +344,9 @@ async fn a_crate_client_offers_sub_protocols_to_a_godot3_server() {
     crate_client_offers(3).await;
 }
 
-/// An idle engine client of the crate's server with a heartbeat of a quarter of a
-/// second stays in for three seconds (twelve pings): Godot answers pings by itself.
+/// An idle engine client of the crate's server with a heartbeat of half a second
+/// stays in for three seconds (six pings): Godot answers pings by itself. (Half a
+/// second leaves an engine slowed by the other tests time to answer.)
 async fn answers_the_heartbeat(version: u8) {
     let Some(godot) = Godot::find(version) else {
         return;
@@ -354,7 +355,7 @@ async fn answers_the_heartbeat(version: u8) {
         refuse: false,
         server: &[],
         client: &[],
-        heartbeat: Some(Duration::from_millis(250)),
+        heartbeat: Some(Duration::from_millis(500)),
     };
     let (seen, joined) = of_the_crate(&godot, Transport::Ws, gate).await;
     assert_eq!(joined, 1);
@@ -378,8 +379,8 @@ async fn an_idle_godot3_client_answers_the_heartbeat() {
     answers_the_heartbeat(3).await;
 }
 
-/// A crate client with a heartbeat of a quarter of a second, idle, keeps the
-/// engine's server for three seconds (twelve pings): the engines answer pings.
+/// A crate client with a heartbeat of half a second, idle, keeps the engine's server
+/// for three seconds (six pings): the engines answer pings.
 async fn the_engine_answers_the_heartbeat(version: u8) {
     let Some(godot) = Godot::find(version) else {
         return;
@@ -388,7 +389,7 @@ async fn the_engine_answers_the_heartbeat(version: u8) {
     let s = engine_server(&godot, Transport::Ws, OPEN, port).await;
     let config = ws::Config {
         protocol: godot.protocol(),
-        heartbeat: Some(Duration::from_millis(250)),
+        heartbeat: Some(Duration::from_millis(500)),
         ..ws::Config::default()
     };
     let url = format!("ws://127.0.0.1:{port}");
