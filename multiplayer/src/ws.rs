@@ -618,15 +618,19 @@ async fn serve<S>(
             .iter()
             .map(|v| v.to_str().ok())
             .collect::<Option<Vec<_>>>();
-        match offered.map(|o| choose_subprotocol(&o, supported)) {
+        // The chosen one is a token the client offered, so a valid header value; were
+        // it not, the client is refused rather than the task panicking.
+        let chosen = offered
+            .map(|o| choose_subprotocol(&o, supported).map(|c| c.map(HeaderValue::from_str)));
+        match chosen {
             Some(Ok(None)) => Ok(response),
-            Some(Ok(Some(chosen))) => {
+            Some(Ok(Some(Ok(chosen)))) => {
                 response
                     .headers_mut()
-                    .insert(SEC_WEBSOCKET_PROTOCOL, HeaderValue::from_static(chosen));
+                    .insert(SEC_WEBSOCKET_PROTOCOL, chosen);
                 Ok(response)
             }
-            Some(Err(())) | None => {
+            Some(Ok(Some(Err(_)))) | Some(Err(())) | None => {
                 let mut refused =
                     ErrorResponse::new(Some("no WebSocket sub-protocol in common".into()));
                 *refused.status_mut() = StatusCode::BAD_REQUEST;
