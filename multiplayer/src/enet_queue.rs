@@ -13,7 +13,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::enet::PeerStats;
-
 use crate::send_queue::Limits;
 
 /// What waits for one peer: packets and their bytes; and its link as the host

@@ -159,6 +159,15 @@ impl Default for Config {
 }
 
 impl Config {
+    /// The heartbeat's pings, the first one interval from now; none without a
+    /// heartbeat (or with a zero one).
+    fn pings(&self) -> Option<tokio::time::Interval> {
+        let every = self.heartbeat.filter(|d| !d.is_zero())?;
+        let mut pings = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+        pings.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        Some(pings)
+    }
+
     fn websocket(&self) -> WebSocketConfig {
         // Small buffers: a server holds thousands of these (tungstenite's default is
         // 128 KiB each way per connection); larger messages still pass. tungstenite
@@ -673,12 +682,7 @@ async fn serve<S>(
         return;
     }
     let mut out = Vec::new();
-    // Without a heartbeat (or with a zero one) its branch is off; the interval is
-    // made all the same, of an hour.
-    let beat = config.heartbeat.filter(|d| !d.is_zero());
-    let every = beat.unwrap_or(Duration::from_secs(3600));
-    let mut heartbeat = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
-    heartbeat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut heartbeat = config.pings();
     let mut heard = true;
     loop {
         tokio::select! {
@@ -693,7 +697,7 @@ async fn serve<S>(
                 // Godot sends binary messages only.
                 _ => return,
             },
-            _ = heartbeat.tick(), if beat.is_some() => {
+            every = next_ping(&mut heartbeat) => {
                 // Silent since the last ping: gone. A ping the socket does not take
                 // within the interval is a client that does not read: gone too.
                 if !std::mem::take(&mut heard) {
@@ -755,6 +759,17 @@ fn choose_subprotocol(
         .find_map(|p| supported.iter().find(|s| **s == p.trim()).copied())
         .map(Some)
         .ok_or(())
+}
+
+/// The next of `pings`, giving its interval; never without a heartbeat.
+async fn next_ping(pings: &mut Option<tokio::time::Interval>) -> Duration {
+    match pings {
+        Some(pings) => {
+            pings.tick().await;
+            pings.period()
+        }
+        None => std::future::pending().await,
+    }
 }
 
 /// Whatever tungstenite queued itself (a pong) first, whole; then `out`, every
@@ -850,11 +865,7 @@ impl Client {
         };
         let mut session = Session::client(id, scene).configured(config.protocol, config.auth);
         session.connect(SERVER);
-        let heartbeat = config.heartbeat.filter(|d| !d.is_zero()).map(|every| {
-            let mut i = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
-            i.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            i
-        });
+        let heartbeat = config.pings();
         Ok(Client {
             session,
             ws,
