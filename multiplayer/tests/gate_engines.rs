@@ -26,9 +26,7 @@ use serde_json::Value;
 fn watch(gate: Gate, transport: Transport) -> &'static str {
     if gate.refuse && transport == Transport::Ws {
         "6"
-    } else if gate.refuse {
-        "3"
-    } else if gate.heartbeat.is_some() {
+    } else if gate.refuse || gate.heartbeat.is_some() {
         "3"
     } else {
         "2"
