@@ -169,8 +169,7 @@ async fn session(
     // The game's handshake is read first, so that the server is offered the
     // sub-protocols the game offers (Godot's `supported_protocols`), and the game
     // answered with the one the server chose; tungstenite then reads it again.
-    let (head, tcp) = handshake_head(tcp).await?;
-    let offered = offered_subprotocols(&head);
+    let (head, offered, tcp) = handshake_head(tcp).await?;
     let mut request = format!("ws://{to}").into_client_request()?;
     if let Some(offered) = offered {
         request
@@ -240,14 +239,18 @@ async fn session(
 /// headers is 4 KiB).
 const MAX_HANDSHAKE: usize = 16 << 10;
 
-/// Reads a game's WebSocket handshake request up to its blank line (within 10 s and
-/// `MAX_HANDSHAKE` bytes); returns what was read, to be replayed, and the stream.
+/// Reads a game's WebSocket handshake request whole (within 10 s and `MAX_HANDSHAKE`
+/// bytes); returns what was read, to be replayed, the sub-protocols it offers and
+/// the stream.
 async fn handshake_head(
     mut tcp: tokio::net::TcpStream,
-) -> Result<(Vec<u8>, tokio::net::TcpStream)> {
+) -> Result<(Vec<u8>, Option<String>, tokio::net::TcpStream)> {
     let mut head = Vec::with_capacity(1024);
     let read = async {
-        while !head.windows(4).any(|w| w == b"\r\n\r\n") {
+        loop {
+            if let Some(offered) = offered_subprotocols(&head)? {
+                return Ok(offered);
+            }
             anyhow::ensure!(
                 head.len() < MAX_HANDSHAKE,
                 "a handshake request over {MAX_HANDSHAKE} bytes"
@@ -256,26 +259,35 @@ async fn handshake_head(
                 anyhow::bail!("the game closed the connection during the handshake");
             }
         }
-        Ok(())
     };
-    tokio::time::timeout(std::time::Duration::from_secs(10), read)
+    let offered = tokio::time::timeout(std::time::Duration::from_secs(10), read)
         .await
         .context("no handshake request within 10 s")??;
-    Ok((head, tcp))
+    Ok((head, offered, tcp))
 }
 
-/// The sub-protocols a handshake request offers, as it offers them: its
+/// The sub-protocols a whole handshake request offers, as it offers them: its
 /// `Sec-WebSocket-Protocol` headers' values joined by commas, as one header says
-/// them; `None` without such a header.
-fn offered_subprotocols(head: &[u8]) -> Option<String> {
-    let values: Vec<String> = String::from_utf8_lossy(head)
-        .split("\r\n")
-        .skip(1)
-        .filter_map(|line| line.split_once(':'))
-        .filter(|(name, _)| name.trim().eq_ignore_ascii_case("sec-websocket-protocol"))
-        .map(|(_, value)| value.trim().to_owned())
+/// them, `Some(None)` without such a header; `None` while the request is not whole.
+/// A request that is not HTTP is an error.
+fn offered_subprotocols(head: &[u8]) -> Result<Option<Option<String>>> {
+    // As many headers as tungstenite reads (a request with more fails there too).
+    let mut headers = [httparse::EMPTY_HEADER; 124];
+    let mut request = httparse::Request::new(&mut headers);
+    if request
+        .parse(head)
+        .context("not a WebSocket handshake request")?
+        .is_partial()
+    {
+        return Ok(None);
+    }
+    let values: Vec<String> = request
+        .headers
+        .iter()
+        .filter(|h| h.name.eq_ignore_ascii_case("sec-websocket-protocol"))
+        .map(|h| String::from_utf8_lossy(h.value).trim().to_owned())
         .collect();
-    (!values.is_empty()).then(|| values.join(","))
+    Ok(Some((!values.is_empty()).then(|| values.join(","))))
 }
 
 fn report(
@@ -684,5 +696,21 @@ mod tests {
         }
         assert!(p.bytes <= Paths::MAX_BYTES, "{}", p.bytes);
         assert!(p.get(100_004).is_some() && p.get(100_001).is_none());
+    }
+
+    #[test]
+    fn the_sub_protocols_offered_are_read_from_a_whole_request_only() {
+        let request = "GET / HTTP/1.1\r\nHost: 127.0.0.1:9\r\nSec-WebSocket-Protocol: a, b\r\n\
+                       sec-websocket-protocol:c\r\nUpgrade: websocket\r\n\r\n";
+        let whole = offered_subprotocols(request.as_bytes()).unwrap();
+        assert_eq!(whole, Some(Some("a, b,c".to_owned())));
+        // Cut anywhere before its blank line, it is not whole yet.
+        for cut in 0..request.len() {
+            let part = offered_subprotocols(&request.as_bytes()[..cut]).unwrap();
+            assert_eq!(part, None, "cut at {cut}");
+        }
+        let none = "GET / HTTP/1.1\r\nHost: x\r\n\r\n";
+        assert_eq!(offered_subprotocols(none.as_bytes()).unwrap(), Some(None));
+        assert!(offered_subprotocols(b"\x16\x03\x01 TLS\r\n\r\n").is_err());
     }
 }
