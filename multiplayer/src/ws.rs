@@ -577,6 +577,8 @@ async fn accept(
             used.insert(id);
             id
         };
+        // Without TLS, `tls` is an `Option` of nothing, and `Copy`.
+        #[cfg_attr(not(feature = "tls"), allow(clippy::clone_on_copy))]
         let (tx, ids, tls, refusing) = (tx.clone(), ids.clone(), tls.clone(), refusing.clone());
         tokio::spawn(async move {
             let _ = stream.set_nodelay(true);
