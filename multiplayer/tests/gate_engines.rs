@@ -5,12 +5,16 @@
 //! server chose, then the peer's connection status) see the same thing, for a server
 //! that refuses new connections (`refuse_new_connections`, over WebSocket and
 //! ENet) and for every pairing of WebSocket sub-protocols offered and supported
-//! (`supported_protocols`), Godot 4.6 and 3.6; and a crate client offering
-//! sub-protocols to the engine's server gets in as an engine client would; and idle
+//! (`supported_protocols`, fixed and seeded random ones), Godot 4.6 and 3.6; and a
+//! crate client offering sub-protocols to the engine's server gets in as an engine
+//! client would; and idle
 //! engine clients answer the crate's server's heartbeat.
 #![cfg(all(feature = "websocket", feature = "enet"))]
 
 mod common;
+#[path = "../../tests/common/random.rs"]
+#[allow(dead_code)]
+mod random;
 
 use std::time::Duration;
 
@@ -310,30 +314,88 @@ async fn crate_client_offers(version: u8) {
         return;
     };
     for (gate, chosen) in pairings() {
-        let (server, client) = (gate.server, gate.client);
-        let port = free_port();
-        let s = engine_server(&godot, Transport::Ws, gate, port).await;
-        let config = ws::Config {
-            protocol: godot.protocol(),
-            subprotocols: client,
-            ..ws::Config::default()
-        };
-        let url = format!("ws://127.0.0.1:{port}");
-        let joined = ws::Client::connect_config(&url, Scene::new(), config).await;
-        assert_eq!(
-            joined.is_ok(),
-            chosen.is_some(),
-            "{server:?} {client:?}: {joined:?}"
-        );
-        // Time for the engine to see the newcomer.
-        tokio::time::sleep(Duration::from_millis(300)).await;
-        drop(joined);
-        assert_eq!(
-            let_in(s).await,
-            usize::from(chosen.is_some()),
-            "{server:?} {client:?}"
-        );
+        crate_client_let_in(&godot, gate, chosen.is_some()).await;
     }
+}
+
+/// A crate client offering `gate.client` to the engine's server supporting
+/// `gate.server` is let in when `let_in_too` (the engine's client was), else turned away.
+async fn crate_client_let_in(godot: &Godot, gate: Gate, let_in_too: bool) {
+    let (server, client) = (gate.server, gate.client);
+    let port = free_port();
+    let s = engine_server(godot, Transport::Ws, gate, port).await;
+    let config = ws::Config {
+        protocol: godot.protocol(),
+        subprotocols: client,
+        ..ws::Config::default()
+    };
+    let url = format!("ws://127.0.0.1:{port}");
+    let joined = ws::Client::connect_config(&url, Scene::new(), config).await;
+    assert_eq!(
+        joined.is_ok(),
+        let_in_too,
+        "{server:?} {client:?}: {joined:?}"
+    );
+    // Time for the engine to see the newcomer.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    drop(joined);
+    assert_eq!(
+        let_in(s).await,
+        usize::from(let_in_too),
+        "{server:?} {client:?}"
+    );
+}
+
+/// Up to three of a few sub-protocol names, in a random order (none a fifth of the
+/// time), kept for the test's length.
+fn random_protocols(r: &mut random::Rng) -> &'static [&'static str] {
+    let mut names = vec!["alpha", "beta", "gamma", "delta"];
+    let n = if r.chance(5) { 0 } else { 1 + r.below(3) };
+    let picked: Vec<&str> = (0..n).map(|_| names.remove(r.below(names.len()))).collect();
+    Box::leak(picked.into_boxed_slice())
+}
+
+/// Seeded random pairings of sub-protocols supported and offered: the engine's
+/// client sees the crate's server as it sees the engine's, and a crate client is let
+/// in by the engine's server as the engine's client was.
+async fn random_subprotocols(version: u8) {
+    let Some(godot) = Godot::find(version) else {
+        return;
+    };
+    let seed = random::seed();
+    println!("GODOT_RANDOM_SEED={seed}");
+    let mut r = random::Rng::new(seed);
+    for _ in 0..8 {
+        let server = random_protocols(&mut r);
+        // Half the time the client offers the server's names in another order, where
+        // whose order wins shows.
+        let client = if r.chance(2) {
+            let mut names = server.to_vec();
+            for i in (1..names.len()).rev() {
+                names.swap(i, r.below(i + 1));
+            }
+            Box::leak(names.into_boxed_slice())
+        } else {
+            random_protocols(&mut r)
+        };
+        let gate = Gate {
+            server,
+            client,
+            ..OPEN
+        };
+        let seen = alike(&godot, Transport::Ws, gate).await;
+        crate_client_let_in(&godot, gate, has(&seen, "connected")).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn godot4_random_sub_protocol_pairings_go_as_with_the_engine() {
+    random_subprotocols(4).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn godot3_random_sub_protocol_pairings_go_as_with_the_engine() {
+    random_subprotocols(3).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
