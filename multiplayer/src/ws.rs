@@ -170,20 +170,31 @@ impl Config {
 
     fn websocket(&self) -> WebSocketConfig {
         // Small buffers: a server holds thousands of these (tungstenite's default is
-        // 128 KiB each way per connection); larger messages still pass. tungstenite
-        // zeroes the read buffer's free part before every read: 2 KiB holds a
-        // game's usual messages, where 8 KiB cost every read an 8 KiB memset.
+        // 128 KiB each way per connection); larger messages still pass (a server
+        // writes its messages to the socket itself). tungstenite zeroes the read
+        // buffer's free part before every read: 2 KiB holds a game's usual messages,
+        // where 8 KiB cost every read an 8 KiB memset.
         // What tungstenite queues itself (pongs, a close) is bounded too: a peer that
         // sends pings and reads nothing is refused once a few wait, not kept while
         // the replies pile up.
         WebSocketConfig::default()
             .read_buffer_size(2 << 10)
-            .write_buffer_size(8 << 10)
+            .write_buffer_size(WRITE_BUFFER)
             .max_write_buffer_size(16 << 10)
             .max_message_size(Some(self.max_message))
             .max_frame_size(Some(self.max_message))
     }
+
+    /// A client's: it sends its messages through tungstenite, whose buffer must take
+    /// the largest one whole, frame head and mask included, on top of what waits.
+    fn client_websocket(&self) -> WebSocketConfig {
+        self.websocket()
+            .max_write_buffer_size(WRITE_BUFFER + self.max_message.saturating_add(14))
+    }
 }
+
+/// What tungstenite gathers before it writes to the socket.
+const WRITE_BUFFER: usize = 8 << 10;
 
 enum Net {
     Joined(i32, Link),
@@ -845,9 +856,12 @@ impl Client {
         }
         // tungstenite refuses a server that chooses no offered sub-protocol, or one
         // when none was offered, as Godot's client does.
-        let (mut ws, _) =
-            tokio_tungstenite::connect_async_with_config(request, Some(config.websocket()), true)
-                .await?;
+        let (mut ws, _) = tokio_tungstenite::connect_async_with_config(
+            request,
+            Some(config.client_websocket()),
+            true,
+        )
+        .await?;
         let id = loop {
             let b = match ws.next().await.ok_or(Error::Closed)?? {
                 Message::Binary(b) => b.to_vec(),

@@ -1,7 +1,8 @@
 //! What a review of the package found, each fixed and kept fixed: sending and reading
 //! Godot 4 argument types, another client's relayed packet at a client, a client that
 //! loses the server, arguments at the depth limit, empty RAW packets, no arguments as
-//! `()`, and Godot 3's WebSocket header against the client's message limit.
+//! `()`, Godot 3's WebSocket header against the client's message limit, and a
+//! client's messages up to that limit.
 
 use godot_bin::{StringName, Variant, Vector2i};
 use godot_bin_multiplayer::{
@@ -297,4 +298,55 @@ async fn a_client_does_not_send_what_the_server_cannot_take() {
         .await
         .unwrap();
     assert_eq!(got, "small");
+}
+
+/// A client's messages up to the limit go out whole: tungstenite's write buffer once
+/// refused every message over 16 KiB (`WriteBufferFull`), and lost it.
+#[cfg(feature = "websocket")]
+#[tokio::test]
+async fn a_client_sends_messages_as_large_as_the_server_takes() {
+    use godot_bin_multiplayer::ws::{self, Client, Server};
+    use std::time::Duration;
+
+    let limit = ws::Config::default().max_message;
+    let mut server = Server::bind("127.0.0.1:0", scene()).await.unwrap();
+    let url = format!("ws://127.0.0.1:{}", server.local_addr().port());
+    let client = tokio::spawn(async move {
+        let mut c = Client::connect(&url, scene()).await.unwrap();
+        let big = "x".repeat(60_000);
+        c.rpc(Target::Peer(SERVER), "Game", "m", &(big,))
+            .await
+            .unwrap();
+        // The RAW command byte comes on top: `limit` bytes in all.
+        c.session()
+            .send_bytes(
+                Target::Peer(SERVER),
+                vec![7; limit - 1],
+                Delivery::default(),
+            )
+            .unwrap();
+        // Sent by the next event's wait, which lasts until the server lets go.
+        while let Some(Ok(_)) = c.next_event().await {}
+    });
+    let run = async {
+        let mut got = Vec::new();
+        while got.len() < 2 {
+            match server.next_event().await.unwrap() {
+                Event::Call(call) => got.push(call.args::<(String,)>().unwrap().0.len()),
+                Event::Bytes { bytes, .. } => got.push(bytes.len()),
+                Event::PeerConnected(_) => {}
+                e => panic!("{e:?}"),
+            }
+        }
+        got
+    };
+    let got = tokio::time::timeout(Duration::from_secs(10), run)
+        .await
+        .unwrap();
+    assert_eq!(got, [60_000, limit - 1]);
+    drop(server);
+    tokio::time::timeout(Duration::from_secs(10), client)
+        .await
+        .unwrap()
+        .unwrap();
 }
