@@ -88,10 +88,14 @@ pub enum Error {
     /// The connection closed.
     #[error("the connection is closed")]
     Closed,
-    /// The server sent nothing for a heartbeat interval, not even the pong
-    /// ([`Config::heartbeat`]): it is gone.
+    /// The server sent nothing for a heartbeat interval, not even the pong, or took
+    /// nothing written to it for one ([`Config::heartbeat`]): it is gone.
     #[error("the server went silent")]
     Silent,
+    /// The server did not connect the client, answer its handshake and send its id
+    /// within `handshake_timeout` ([`Config::handshake_timeout`]).
+    #[error("the server did not let the client in in time")]
+    Timeout,
 }
 
 /// Limits and queue sizes of a [`Server`].
@@ -112,7 +116,9 @@ pub struct Config {
     pub send_queue_bytes: usize,
     /// Clients connected at once; more are turned away at the handshake.
     pub max_clients: usize,
-    /// Time a client has to finish the WebSocket handshake.
+    /// Time a client has to finish the WebSocket handshake; and the time a crate
+    /// client gives a server to connect it, answer its handshake and send its id
+    /// ([`Error::Timeout`] past it).
     pub handshake_timeout: Duration,
     /// The engine version spoken (Godot 4 by default).
     pub protocol: Protocol,
@@ -133,11 +139,14 @@ pub struct Config {
     /// A heartbeat (off by default, as in the engine's `WebSocketMultiplayerPeer`):
     /// every interval a server pings each client, and drops one that sent nothing
     /// since the previous ping, not even the pong (Godot's clients and browsers
-    /// answer pings by themselves); a client pings its server alike, and gives it up
-    /// ([`Error::Silent`]) when it is silent so. A client whose machine
-    /// vanished without closing its connection is otherwise held until the
-    /// operating system gives up on the connection, which takes many minutes. Zero
-    /// is off too.
+    /// answer pings by themselves), or whose connection took nothing the server wrote
+    /// for a whole interval (it does not read, or is gone); a client pings its server
+    /// alike, and gives it up ([`Error::Silent`]) when it is silent so, or takes
+    /// nothing written for an interval. A client whose machine vanished without
+    /// closing its connection is otherwise held until the operating system gives up
+    /// on the connection, or until what waits for it fills its send queue, which
+    /// takes many minutes. Zero is off too, and so is one longer than the clock
+    /// counts (`Duration::MAX`).
     pub heartbeat: Option<Duration>,
 }
 
@@ -160,10 +169,14 @@ impl Default for Config {
 
 impl Config {
     /// The heartbeat's pings, the first one interval from now; none without a
-    /// heartbeat (or with a zero one).
+    /// heartbeat (or with a zero one, or one longer than the clock counts, as
+    /// `Duration::MAX`).
     fn pings(&self) -> Option<tokio::time::Interval> {
         let every = self.heartbeat.filter(|d| !d.is_zero())?;
-        let mut pings = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+        let first = tokio::time::Instant::now().checked_add(every)?;
+        // The tick after it too: the interval works it out.
+        first.checked_add(every)?;
+        let mut pings = tokio::time::interval_at(first, every);
         pings.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         Some(pings)
     }
@@ -696,6 +709,7 @@ async fn serve<S>(
     }
     let mut out = Vec::new();
     let mut heartbeat = config.pings();
+    let stall = heartbeat.as_ref().map(tokio::time::Interval::period);
     let mut heard = true;
     loop {
         tokio::select! {
@@ -727,7 +741,7 @@ async fn serve<S>(
                     // gone): what it queued last, then the close, in the time a
                     // handshake gets.
                     let last = async {
-                        if write_out(&mut ws, &out).await {
+                        if write_out(&mut ws, &out, stall).await {
                             let _ = ws.close(None).await;
                         }
                     };
@@ -736,10 +750,12 @@ async fn serve<S>(
                 }
                 // The write first: a write the socket takes at once is never lost to a
                 // kick that came meanwhile; one the socket holds up is abandoned when
-                // the server lets go (a client too slow to read).
+                // the server lets go (a client too slow to read), or, with a
+                // heartbeat, once the socket took nothing for an interval (the client
+                // does not read, or is gone: its pongs would wait unread meanwhile).
                 let written = tokio::select! {
                     biased;
-                    ok = write_out(&mut ws, &out) => ok,
+                    ok = write_out(&mut ws, &out, stall) => ok,
                     () = outbox.closed() => false,
                 };
                 if !written {
@@ -785,15 +801,50 @@ async fn next_ping(pings: &mut Option<tokio::time::Interval>) -> Duration {
     }
 }
 
+/// What `f` gives, when it comes within `stall` (any time without).
+async fn within<T>(stall: Option<Duration>, f: impl std::future::Future<Output = T>) -> Option<T> {
+    match stall {
+        None => Some(f.await),
+        Some(stall) => tokio::time::timeout(stall, f).await.ok(),
+    }
+}
+
+/// What `io` gives, when it comes within one interval of `pings` (any time without a
+/// heartbeat): a server that takes nothing written to it for an interval is gone, as
+/// one silent for one ([`Error::Silent`]).
+async fn in_time<T>(
+    pings: &Option<tokio::time::Interval>,
+    io: impl std::future::Future<Output = Result<T, tokio_tungstenite::tungstenite::Error>>,
+) -> Result<T, Error> {
+    match within(pings.as_ref().map(tokio::time::Interval::period), io).await {
+        Some(done) => Ok(done?),
+        None => Err(Error::Silent),
+    }
+}
+
 /// Whatever tungstenite queued itself (a pong) first, whole; then `out`, every
-/// message queued since the last write, in one write.
-async fn write_out<S>(ws: &mut WebSocketStream<S>, out: &[u8]) -> bool
+/// message queued since the last write, in as few writes as the socket takes. With
+/// `stall` (a heartbeat's interval), a socket that takes nothing for that long fails
+/// it, however much it took before.
+async fn write_out<S>(ws: &mut WebSocketStream<S>, out: &[u8], stall: Option<Duration>) -> bool
 where
     S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin,
 {
-    ws.flush().await.is_ok()
-        && AsyncWriteExt::write_all(ws.get_mut(), out).await.is_ok()
-        && AsyncWriteExt::flush(ws.get_mut()).await.is_ok()
+    if !matches!(within(stall, ws.flush()).await, Some(Ok(()))) {
+        return false;
+    }
+    let socket = ws.get_mut();
+    let mut rest = out;
+    while !rest.is_empty() {
+        match within(stall, AsyncWriteExt::write(socket, rest)).await {
+            Some(Ok(n)) if n > 0 => rest = &rest[n..],
+            _ => return false,
+        }
+    }
+    matches!(
+        within(stall, AsyncWriteExt::flush(socket)).await,
+        Some(Ok(()))
+    )
 }
 
 type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
@@ -842,9 +893,17 @@ impl Client {
         Client::connect_config(url, scene, config).await
     }
 
-    /// [`Client::connect`] with `config`'s protocol, message size limit and
-    /// authentication.
+    /// [`Client::connect`] with `config`'s protocol, message size limit,
+    /// authentication, sub-protocols, heartbeat, and time to connect
+    /// (`handshake_timeout`, [`Error::Timeout`] past it).
     pub async fn connect_config(url: &str, scene: Scene, config: Config) -> Result<Client, Error> {
+        tokio::time::timeout(config.handshake_timeout, Client::join(url, scene, config))
+            .await
+            .unwrap_or(Err(Error::Timeout))
+    }
+
+    /// The handshake, then the server's id message.
+    async fn join(url: &str, scene: Scene, config: Config) -> Result<Client, Error> {
         let protocol = config.protocol;
         let mut request = url.into_client_request()?;
         if !config.subprotocols.is_empty() {
@@ -930,16 +989,20 @@ impl Client {
                     biased;
                     next = self.ws.next() => next,
                     _ = heartbeat.tick() => {
-                        if !std::mem::take(&mut self.heard) {
+                        if !self.heard {
                             self.close_session();
                             return Some(Err(Error::Silent));
                         }
                         // Queued here, written by the flush at the top of the loop.
+                        // The server is judged by the next tick once the ping is queued,
+                        // not before: a wait cancelled meanwhile sent no ping.
                         let ping = Message::Ping(Default::default());
-                        if let Err(e) = self.ws.feed(ping).await {
+                        let fed = in_time(&self.heartbeat, self.ws.feed(ping)).await;
+                        if let Err(e) = fed {
                             self.close_session();
-                            return Some(Err(e.into()));
+                            return Some(Err(e));
                         }
+                        self.heard = false;
                         continue;
                     }
                 },
@@ -1072,11 +1135,11 @@ impl Client {
                 }
                 self.pending = Some(bytes);
             }
-            std::future::poll_fn(|cx| self.ws.poll_ready_unpin(cx)).await?;
+            let ready = std::future::poll_fn(|cx| self.ws.poll_ready_unpin(cx));
+            in_time(&self.heartbeat, ready).await?;
             let bytes = self.pending.take().expect("set above");
             self.ws.start_send_unpin(Message::binary(bytes))?;
         }
-        self.ws.flush().await?;
-        Ok(())
+        in_time(&self.heartbeat, self.ws.flush()).await
     }
 }

@@ -2,7 +2,8 @@
 //! turning newcomers away while the clients already in carry on (Godot's
 //! `refuse_new_connections`), over WebSocket (Godot 4 and 3) and ENet, and WebSocket
 //! sub-protocols (Godot's `supported_protocols`) between the crate's client and
-//! server. `gate_engines.rs` holds each against the engines.
+//! server; the WebSocket heartbeat both ways, a client's time to be let in.
+//! `gate_engines.rs` holds each against the engines.
 #![cfg(all(feature = "websocket", feature = "enet"))]
 
 use std::net::SocketAddr;
@@ -437,4 +438,195 @@ async fn a_client_with_a_heartbeat_gives_up_a_silent_server_and_keeps_a_live_one
         () = serve => unreachable!(),
     };
     assert_eq!(kept, None);
+}
+
+/// A client that stops reading while the server has much to write to it: the write
+/// stalls once the socket's buffers are full, and the heartbeat still drops it (it
+/// once waited for the write, which never ended); a client that reads all of it
+/// stays, though a write to it takes many intervals' worth of data.
+#[tokio::test]
+async fn the_heartbeat_drops_a_client_that_stops_reading_while_the_server_writes() {
+    let beat = Duration::from_millis(300);
+    let config = ws::Config {
+        heartbeat: Some(beat),
+        // Room for all of it: only the heartbeat may drop the client.
+        send_queue_bytes: 64 << 20,
+        ..ws::Config::default()
+    };
+    let mut server = ws::Server::bind_with("127.0.0.1:0", scene(), config)
+        .await
+        .unwrap();
+    let at = server.local_addr();
+    // A small receive buffer: the server's writes to it stall soon.
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let tcp = socket.connect(at).await.unwrap();
+    let (mut gone, _) = tokio_tungstenite::client_async(format!("ws://{at}"), tcp)
+        .await
+        .unwrap();
+    let gone_id = id_of(&mut gone).await;
+    let mut reader = ws::Client::connect(&format!("ws://{at}"), scene())
+        .await
+        .unwrap();
+    let reader_id = reader.id();
+    let mut joined = 0;
+    while joined < 2 {
+        joined += usize::from(matches!(
+            next(server.next_event()).await,
+            Event::PeerConnected(_)
+        ));
+    }
+    // 2.4 MB to each, sent at once, and 12 MB more to the client that stopped
+    // reading: more than a socket's send buffer grows to (4 MiB at most here).
+    const CALLS: usize = 40;
+    let text = "x".repeat(60_000);
+    for _ in 0..CALLS {
+        server
+            .rpc(Target::All, "Game", "hello", &(text.as_str(),))
+            .unwrap();
+    }
+    for _ in 0..5 * CALLS {
+        server
+            .rpc(Target::Peer(gone_id), "Game", "hello", &(text.as_str(),))
+            .unwrap();
+    }
+    // The reading client reads on (answering pings) while the server is watched.
+    let mut calls = 0;
+    let read = async {
+        loop {
+            match reader.next_event().await {
+                Some(Ok(Event::Call(call))) => {
+                    assert_eq!(call.args::<(String,)>().unwrap().0.len(), 60_000);
+                    calls += 1;
+                }
+                Some(Ok(_)) => {}
+                e => panic!("the reading client: {e:?}"),
+            }
+        }
+    };
+    let start = tokio::time::Instant::now();
+    let mut left = None;
+    let watch = async {
+        while start.elapsed() < beat * 10 {
+            match quiet(server.next_event()).await {
+                Some(Event::PeerDisconnected(id)) => {
+                    assert_eq!(id, gone_id, "the reading client was dropped");
+                    left.get_or_insert(start.elapsed());
+                }
+                None => {}
+                Some(e) => panic!("unexpected {e:?}"),
+            }
+        }
+    };
+    tokio::select! {
+        () = watch => {}
+        () = read => unreachable!(),
+    }
+    assert_eq!(calls, CALLS);
+    let left = left.expect("the client that stopped reading was dropped");
+    assert!(left < beat * 5, "dropped after {left:?}");
+    assert_eq!(server.session().peers().collect::<Vec<_>>(), [reader_id]);
+    drop(gone);
+}
+
+/// A client with a heartbeat whose server stops reading: its write stalls, and it
+/// gives the server up ([`ws::Error::Silent`]) instead of waiting for ever.
+#[tokio::test]
+async fn a_client_with_a_heartbeat_gives_up_a_server_that_takes_nothing() {
+    let beat = Duration::from_millis(200);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let at = listener.local_addr().unwrap();
+    let deaf = tokio::spawn(async move {
+        let (tcp, _) = listener.accept().await.unwrap();
+        let mut ws = tokio_tungstenite::accept_async(tcp).await.unwrap();
+        futures_util::SinkExt::send(&mut ws, Message::binary(7777i32.to_le_bytes().to_vec()))
+            .await
+            .unwrap();
+        tokio::time::sleep(Duration::from_secs(30)).await;
+        drop(ws);
+    });
+    let config = ws::Config {
+        heartbeat: Some(beat),
+        ..ws::Config::default()
+    };
+    let mut c = ws::Client::connect_config(&format!("ws://{at}"), scene(), config)
+        .await
+        .unwrap();
+    let text = "x".repeat(60_000);
+    let mut sent = 0;
+    let send = async {
+        loop {
+            match c
+                .rpc(Target::Peer(1), "Game", "hello", &(text.as_str(),))
+                .await
+            {
+                Ok(()) => sent += 1,
+                Err(e) => return e,
+            }
+        }
+    };
+    let e = tokio::time::timeout(Duration::from_secs(10), send)
+        .await
+        .expect("the client still waits for the server to read");
+    assert!(matches!(e, ws::Error::Silent), "{e}");
+    // Loopback's buffers took some first.
+    assert!(sent > 0);
+    deaf.abort();
+}
+
+/// A heartbeat longer than the clock counts (`Duration::MAX`, "never") is off: the
+/// server's connection task once panicked over it, and the client it served never
+/// left.
+#[tokio::test]
+async fn a_heartbeat_longer_than_the_clock_counts_is_off() {
+    let config = ws::Config {
+        heartbeat: Some(Duration::MAX),
+        ..ws::Config::default()
+    };
+    let mut server = ws::Server::bind_with("127.0.0.1:0", scene(), config)
+        .await
+        .unwrap();
+    let url = format!("ws://{}", server.local_addr());
+    let c = ws::Client::connect_config(&url, scene(), config)
+        .await
+        .unwrap();
+    let id = c.id();
+    assert_eq!(next(server.next_event()).await, Event::PeerConnected(id));
+    c.close().await.unwrap();
+    assert_eq!(next(server.next_event()).await, Event::PeerDisconnected(id));
+}
+
+/// A server that answers the handshake and never sends the client its id, and one
+/// that never answers the handshake: a client gives each up after its
+/// `handshake_timeout` ([`ws::Error::Timeout`]), where it once waited for ever.
+#[tokio::test]
+async fn a_client_gives_up_a_server_that_does_not_let_it_in_in_time() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let at = listener.local_addr().unwrap();
+    let mute = tokio::spawn(async move {
+        let (first, _) = listener.accept().await.unwrap();
+        let ws = tokio_tungstenite::accept_async(first).await.unwrap();
+        let (second, _) = listener.accept().await.unwrap();
+        tokio::time::sleep(Duration::from_secs(30)).await;
+        drop((ws, second));
+    });
+    let config = ws::Config {
+        handshake_timeout: Duration::from_millis(300),
+        ..ws::Config::default()
+    };
+    for _ in 0..2 {
+        let start = tokio::time::Instant::now();
+        let url = format!("ws://{at}");
+        let joined = ws::Client::connect_config(&url, scene(), config);
+        let joined = tokio::time::timeout(Duration::from_secs(5), joined)
+            .await
+            .expect("the client still waits");
+        let took = start.elapsed();
+        assert!(matches!(joined, Err(ws::Error::Timeout)), "{joined:?}");
+        assert!(
+            took >= config.handshake_timeout && took < Duration::from_secs(3),
+            "{took:?}"
+        );
+    }
+    mute.abort();
 }
