@@ -32,7 +32,10 @@ impl AuthClock {
         }
         // A peer that left and came back: its old time no longer counts.
         self.joined.retain(|&(_, p)| p != peer);
-        self.joined.push_back((Instant::now() + self.timeout, peer));
+        // A time past the clock's range (`Duration::MAX`) is no limit.
+        if let Some(at) = Instant::now().checked_add(self.timeout) {
+            self.joined.push_back((at, peer));
+        }
     }
 
     /// When the oldest peer still authenticating runs out of time: a server awaits
@@ -63,5 +66,27 @@ impl AuthClock {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Scene;
+
+    #[test]
+    fn a_timeout_past_the_clock_is_no_limit() {
+        let mut session = Session::server(Scene::new());
+        session.set_auth(true);
+        session.connect(7);
+        assert!(session.is_authenticating(7));
+        let mut clock = AuthClock::new(Duration::MAX);
+        clock.joined(&session, 7);
+        assert_eq!(clock.next(&session), None);
+        // A timeout in range counts.
+        let mut clock = AuthClock::new(Duration::from_secs(3));
+        clock.joined(&session, 7);
+        assert!(clock.next(&session).is_some());
+        assert_eq!(clock.expired(&session), []);
     }
 }
