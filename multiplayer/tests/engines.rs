@@ -575,6 +575,14 @@ fn crate_calls(seed: u64, dialect: Dialect) -> Vec<(&'static str, Vec<Variant>)>
                 Variant::Bool(false),
             ],
         ),
+        // Near the 64 KiB message limit of both sides' WebSocket buffers (the crate's
+        // client once sent nothing over 16 KiB).
+        (
+            "one",
+            vec![Variant::PoolByteArray(godot_bin::PoolByteArray(
+                (0..60_000u32).map(|i| (i % 251) as u8).collect(),
+            ))],
+        ),
     ];
     while calls.len() < 150 {
         let n = 1 + r.below(3);
