@@ -95,7 +95,9 @@ pub struct Config {
     /// Events the ENet host queues for the application and it has not yet taken
     /// (it takes all queued at once) before the host waits for it.
     pub queue: usize,
-    /// Time a client waits for the server to accept it.
+    /// Time a client waits for the server to accept it (zero: none at all). It
+    /// gives up sooner when ENet does (`peer_timeout`): nothing answers, or the
+    /// server turns it away.
     pub connect_timeout: Duration,
     /// Channels a client may open on the server (ENet's channel limit; 255, the most
     /// ENet allows, as Godot 4's server allows by default; Godot 3's allows its
@@ -506,11 +508,7 @@ fn run(
             }
         }
         if !open {
-            for p in host.connected_peers_mut() {
-                p.disconnect_now(0);
-            }
-            host.flush();
-            return;
+            return shut_down(&mut host);
         }
         // What the application queued goes out now, not at the next service.
         host.flush();
@@ -545,15 +543,25 @@ fn run(
             });
         }
         let idle = events.is_empty();
-        // Waiting here when the application lags stops servicing ENet, whose own
-        // flow control then holds the peers back.
+        // Waiting here when the application lags stops servicing ENet for every
+        // peer (no acknowledgements, no pings): peers' links time out should the
+        // application stay away longer than their timeouts.
         if !mail.deliver(&mut events) {
-            return;
+            return shut_down(&mut host);
         }
         if idle {
             std::thread::sleep(Duration::from_micros(250));
         }
     }
+}
+
+/// The application let go of the host: every peer is told at once (connected or on
+/// its way in or out), not left to time out.
+fn shut_down(host: &mut enet::Host<Guarded<UdpSocket>>) {
+    for p in host.peers_mut() {
+        p.disconnect_now(0);
+    }
+    host.flush();
 }
 
 /// A UDP socket with room for bursts: the kernel's default receive buffer (about
@@ -1048,8 +1056,10 @@ impl Client {
             loop {
                 match host.mail.recv().await {
                     Some(Net::Connected(slot, _, queue, _)) => return Some((slot, queue)),
-                    Some(_) => continue,
-                    None => return None,
+                    // ENet gave up (`peer_timeout`): no answer, or a server that
+                    // turned the client away.
+                    Some(Net::Disconnected(_)) | None => return None,
+                    Some(Net::Received(..)) => continue,
                 }
             }
         })

@@ -2,7 +2,8 @@
 //! `enet::Server::peer_stats` and `enet::Client::stats` follow the round trip time
 //! down from ENet's starting 500 ms as reliable packets are acknowledged; and a peer
 //! that goes silent is given up after `enet::Config::peer_timeout` (Godot's
-//! `set_timeout`).
+//! `set_timeout`), and so is a server that never answers a client's connect; a host
+//! dropped tells its peers at once.
 #![cfg(feature = "enet")]
 
 use std::time::Duration;
@@ -151,4 +152,80 @@ async fn a_vanished_client_is_given_up_after_the_peer_timeout() {
     let waited = tokio::time::timeout(Duration::from_millis(2500), patient.next_event()).await;
     assert!(waited.is_err(), "{waited:?}");
     drop((gone, also_gone));
+}
+
+/// A server dropped tells its client at once, not leaving it to ENet's timeout (5 s
+/// at the least): also when the application stopped taking its events and the host
+/// thread waits for room for them (it once returned without a word then).
+#[tokio::test]
+async fn a_dropped_server_tells_its_client_at_once() {
+    for busy in [false, true] {
+        for _ in 0..5 {
+            let config = enet::Config {
+                queue: 16,
+                ..enet::Config::default()
+            };
+            let mut server = enet::Server::bind_with("127.0.0.1:0", scene(), config)
+                .await
+                .unwrap();
+            let at = server.local_addr();
+            let mut client = enet::Client::connect(at, 4321, scene(), enet::Config::default())
+                .await
+                .unwrap();
+            assert_eq!(
+                within(server.next_event()).await,
+                Some(Event::PeerConnected(4321))
+            );
+            if busy {
+                // More calls than the server's queue holds, none taken.
+                for n in 0..200i64 {
+                    client
+                        .rpc(Target::Peer(1), "Game", "ping", &(n,))
+                        .await
+                        .unwrap();
+                }
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+            drop(server);
+            let told = tokio::time::timeout(Duration::from_secs(1), async {
+                loop {
+                    match client.next_event().await {
+                        Some(Ok(Event::PeerDisconnected(1))) | None => return,
+                        Some(Ok(_)) => {}
+                        Some(Err(e)) => panic!("{e}"),
+                    }
+                }
+            })
+            .await;
+            assert!(
+                told.is_ok(),
+                "the client not told within 1 s (busy: {busy})"
+            );
+        }
+    }
+}
+
+/// A client of an address where nothing answers fails when ENet gives up
+/// (`peer_timeout`), not at the end of a longer `connect_timeout`.
+#[tokio::test]
+async fn a_client_fails_to_connect_when_enet_gives_up() {
+    // A UDP port that takes datagrams and never answers.
+    let silent = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    let config = enet::Config {
+        peer_timeout: enet::PeerTimeout {
+            limit: 1,
+            minimum: Duration::from_millis(200),
+            maximum: Duration::from_millis(500),
+        },
+        connect_timeout: Duration::from_secs(20),
+        ..enet::Config::default()
+    };
+    let start = std::time::Instant::now();
+    let joined = enet::Client::connect(silent.local_addr().unwrap(), 4321, scene(), config).await;
+    let took = start.elapsed();
+    assert!(
+        matches!(joined, Err(enet::Error::ConnectFailed)),
+        "{joined:?}"
+    );
+    assert!(took < Duration::from_secs(5), "gave up after {took:?}");
 }
