@@ -75,6 +75,14 @@ pub enum Error {
     /// the client disconnected.
     #[error("the server does not keep up: the send queue is full")]
     SendQueueFull,
+    /// A packet larger than this side's `max_packet` ([`Config::max_packet`]), which
+    /// ENet refuses to send: not sent.
+    #[error("a {0}-byte packet exceeds the {1}-byte packet limit")]
+    TooLarge(usize, usize),
+    /// A packet for an ENet channel the peer did not open (it opened the second
+    /// number of them; an `@rpc` channel is one more in Godot 4): not sent to it.
+    #[error("ENet channel {0} is not open: the peer has {1} channels")]
+    NoChannel(u8, usize),
 }
 
 /// Limits of a [`Server`] or [`Client`].
@@ -107,9 +115,10 @@ pub struct Config {
     /// more for each `@rpc` channel above 0; Godot 3: 3) to bound what a peer can
     /// make the server hold and scan. A client that asks for more gets this many.
     pub max_channels: usize,
-    /// The largest packet a peer may send (ENet's maximum packet size, by default
-    /// ENet's own 32 MiB). A peer that sends a larger one is not heard: ENet drops
-    /// its fragments unacknowledged, and the peer times out.
+    /// The largest packet a peer may send, and this side may (ENet's maximum packet
+    /// size, by default ENet's own 32 MiB). A peer that sends a larger one is not
+    /// heard: ENet drops its fragments unacknowledged, and the peer times out; a
+    /// larger one queued here is not sent ([`Error::TooLarge`]).
     pub max_packet: usize,
     /// How much of one peer's packets ENet holds while it puts them back together or
     /// waits for one before them (ENet's maximum waiting data, by default ENet's own
@@ -344,11 +353,17 @@ const MEASURE_EVERY: Duration = Duration::from_millis(250);
 
 /// What the host thread reports.
 enum Net {
-    /// A peer in this ENet slot, with its connect data, what waits for it, and its
-    /// address.
-    Connected(usize, u32, Arc<Waiting>, Option<SocketAddr>),
+    /// A peer in this ENet slot, with what waits for it.
+    Connected(usize, Arc<Waiting>, Link),
     Disconnected(usize),
     Received(usize, u8, enet::PacketKind, Vec<u8>),
+}
+
+/// A peer as it connected: its connect data, address and channels opened.
+struct Link {
+    data: u32,
+    addr: Option<SocketAddr>,
+    channels: usize,
 }
 
 /// What the host thread is told to do, each for the peer whose queue it names: a
@@ -524,7 +539,12 @@ fn run(
                     let queue = Arc::new(Waiting::default());
                     queue.measured(PeerStats::of(peer));
                     queues[peer.id().0] = Some(queue.clone());
-                    Net::Connected(peer.id().0, data, queue, peer.address())
+                    let link = Link {
+                        data,
+                        addr: peer.address(),
+                        channels: peer.channel_count(),
+                    };
+                    Net::Connected(peer.id().0, queue, link)
                 }
                 enet::Event::Disconnect { peer, .. } => {
                     queues[peer.id().0] = None;
@@ -553,6 +573,19 @@ fn run(
             std::thread::sleep(Duration::from_micros(250));
         }
     }
+}
+
+/// Whether ENet sends a packet of `len` bytes on `channel` to a peer that opened
+/// `channels`, from a host whose largest packet is `max_packet`: it refuses it
+/// silently otherwise.
+fn sendable(len: usize, max_packet: usize, channel: u8, channels: usize) -> Result<(), Error> {
+    if len > max_packet {
+        return Err(Error::TooLarge(len, max_packet));
+    }
+    if usize::from(channel) >= channels {
+        return Err(Error::NoChannel(channel, channels));
+    }
+    Ok(())
 }
 
 /// The application let go of the host: every peer is told at once (connected or on
@@ -640,6 +673,8 @@ struct Slot {
     slot: usize,
     queue: Arc<Waiting>,
     addr: Option<SocketAddr>,
+    /// The ENet channels the peer opened.
+    channels: usize,
 }
 
 impl std::fmt::Debug for Server {
@@ -739,7 +774,7 @@ impl Server {
                 },
             };
             match net {
-                Net::Connected(slot, data, queue, addr) => self.joined(slot, data, queue, addr),
+                Net::Connected(slot, queue, link) => self.joined(slot, queue, link),
                 Net::Disconnected(slot) => {
                     if let Some(id) = self.ids.remove(&slot) {
                         self.slots.remove(&id);
@@ -759,20 +794,31 @@ impl Server {
                     }
                 }
             }
-            self.flush();
+            // What the session queued in answer (relays, paths confirmed): a packet
+            // a peer cannot take is not sent to it, as the engine's is not.
+            let _ = self.flush();
         }
     }
 
-    fn joined(&mut self, slot: usize, data: u32, queue: Arc<Waiting>, addr: Option<SocketAddr>) {
+    fn joined(&mut self, slot: usize, queue: Arc<Waiting>, link: Link) {
         // The engine resets a client while it refuses newcomers, and one whose id is
         // below 2 or taken.
-        let id = data as i32;
+        let id = link.data as i32;
         if self.refusing || id <= SERVER || self.slots.contains_key(&id) {
             self.host.mail.send(Cmd::Reset(slot, queue));
             return;
         }
         self.ids.insert(slot, id);
-        self.slots.insert(id, Slot { slot, queue, addr });
+        let (addr, channels) = (link.addr, link.channels);
+        self.slots.insert(
+            id,
+            Slot {
+                slot,
+                queue,
+                addr,
+                channels,
+            },
+        );
         self.session.connect(id);
         self.auth_clock.joined(&self.session, id);
         if self.notices3() {
@@ -823,7 +869,8 @@ impl Server {
     /// A Godot 3 peer notice to `to`, on channel 0.
     fn notice(&mut self, to: i32, notice: Enet3Notice) {
         let bytes = notice.encode().to_vec();
-        self.enet_send(to, 0, enet::PacketKind::Reliable, bytes);
+        // Channel 0 is always open, and a notice is 8 bytes.
+        let _ = self.enet_send(to, 0, enet::PacketKind::Reliable, bytes);
     }
 
     /// A Godot 3 payload: for the server, relayed, or both, as its target says.
@@ -865,8 +912,9 @@ impl Server {
             false => Vec::new(),
         };
         let (_, kind) = outgoing(Protocol::Godot3, delivery);
+        // A packet a peer cannot take is not relayed to it, as the engine's is not.
         for p in relay {
-            self.enet_send(p, channel, kind, bytes.to_vec());
+            let _ = self.enet_send(p, channel, kind, bytes.to_vec());
         }
         if here {
             self.session
@@ -877,36 +925,58 @@ impl Server {
     }
 
     /// Queues `bytes` for `id`; one whose send queue is full is dropped instead.
-    fn enet_send(&mut self, id: i32, channel: u8, kind: enet::PacketKind, bytes: Vec<u8>) {
-        let Some(Slot { slot, queue, .. }) = self.slots.get(&id) else {
-            return;
+    fn enet_send(
+        &mut self,
+        id: i32,
+        channel: u8,
+        kind: enet::PacketKind,
+        bytes: Vec<u8>,
+    ) -> Result<(), Error> {
+        let Some(&Slot {
+            slot,
+            ref queue,
+            channels,
+            ..
+        }) = self.slots.get(&id)
+        else {
+            return Ok(());
         };
+        sendable(bytes.len(), self.config.max_packet, channel, channels)?;
         match Counted::new(bytes, queue, self.config.limits()) {
-            Some(bytes) => self.host.mail.send(Cmd::Send(*slot, channel, kind, bytes)),
+            Some(bytes) => self.host.mail.send(Cmd::Send(slot, channel, kind, bytes)),
             None => self.refuse(id, "its send queue is full", true),
         }
+        Ok(())
     }
 
     /// Hands every queued packet to the ENet host: what this server's own methods do
     /// after queuing; call it after queuing through [`Server::session`] (a
-    /// [`Replicator`](crate::Replicator), for one).
-    pub fn flush(&mut self) {
+    /// [`Replicator`](crate::Replicator), for one). A packet over `max_packet`, or for
+    /// a channel a peer did not open, is not sent (to that peer); the first such
+    /// error is returned once the rest went out.
+    pub fn flush(&mut self) -> Result<(), Error> {
+        let mut result = Ok(());
         while let Some(t) = self.session.poll_transmit() {
             let (channel, kind) = outgoing(self.config.protocol, t.delivery);
-            match self.config.protocol {
+            let sent = match self.config.protocol {
                 Protocol::Godot4 => self.enet_send(t.to, channel, kind, t.bytes),
                 Protocol::Godot3 => {
                     let bytes = enet3_payload(SERVER, t.to, &t.bytes);
                     if t.to > 0 {
-                        self.enet_send(t.to, channel, kind, bytes);
+                        self.enet_send(t.to, channel, kind, bytes)
                     } else {
+                        let mut sent = Ok(());
                         for p in self.named(t.to, SERVER) {
-                            self.enet_send(p, channel, kind, bytes.clone());
+                            let to_p = self.enet_send(p, channel, kind, bytes.clone());
+                            sent = sent.and(to_p);
                         }
+                        sent
                     }
                 }
-            }
+            };
+            result = result.and(sent);
         }
+        result
     }
 
     /// The clients a Godot 3 header's target names (a client, 0 for all, -N for all
@@ -938,8 +1008,7 @@ impl Server {
         args: &A,
     ) -> Result<(), Error> {
         self.session.rpc(target, node, method, args)?;
-        self.flush();
-        Ok(())
+        self.flush()
     }
 
     /// [`Server::rpc`] with the arguments as Variants and a delivery of choice.
@@ -952,43 +1021,38 @@ impl Server {
         delivery: Delivery,
     ) -> Result<(), Error> {
         self.session.call(target, node, method, args, delivery)?;
-        self.flush();
-        Ok(())
+        self.flush()
     }
 
     /// Sends auth data to `peer`, which is authenticating ([`Session::send_auth`]).
     pub fn send_auth(&mut self, peer: i32, data: &[u8]) -> Result<(), Error> {
         self.session.send_auth(peer, data)?;
-        self.flush();
-        Ok(())
+        self.flush()
     }
 
     /// Completes this side's authentication of `peer` ([`Session::complete_auth`]).
     pub fn complete_auth(&mut self, peer: i32) -> Result<(), Error> {
         self.session.complete_auth(peer)?;
-        self.flush();
-        Ok(())
+        self.flush()
     }
 
     /// A spawn through the spawner at `spawner`: see [`Session::spawn`].
     pub fn spawn(&mut self, target: Target, spawner: &str, spawn: Spawn) -> Result<(), Error> {
         self.session.spawn(target, spawner, spawn)?;
-        self.flush();
-        Ok(())
+        self.flush()
     }
 
     /// A synchronizer's net id for `peer`: see [`Session::synchronizer_id`].
     pub fn synchronizer_id(&mut self, peer: i32, path: &str) -> Result<Option<u32>, Error> {
         let id = self.session.synchronizer_id(peer, path)?;
-        self.flush();
+        self.flush()?;
         Ok(id)
     }
 
     /// A despawn, sync or delta packet: see [`Session::replicate`].
     pub fn replicate(&mut self, target: Target, packet: &Packet) -> Result<(), Error> {
         self.session.replicate(target, packet)?;
-        self.flush();
-        Ok(())
+        self.flush()
     }
 
     /// Disconnects `peer` (the others hear it left).
@@ -997,7 +1061,8 @@ impl Server {
             self.ids.remove(&slot);
             self.host.mail.send(Cmd::Disconnect(slot, queue));
             self.left(peer);
-            self.flush();
+            // The others' notices of it (channel 0, 8 bytes): always sent.
+            let _ = self.flush();
         }
     }
 }
@@ -1012,6 +1077,9 @@ pub struct Client {
     /// What waits for the server.
     queue: Arc<Waiting>,
     limits: Limits,
+    max_packet: usize,
+    /// The ENet channels the server opened.
+    channels: usize,
     closed: bool,
 }
 
@@ -1055,7 +1123,9 @@ impl Client {
         let connected = tokio::time::timeout(config.connect_timeout, async {
             loop {
                 match host.mail.recv().await {
-                    Some(Net::Connected(slot, _, queue, _)) => return Some((slot, queue)),
+                    Some(Net::Connected(slot, queue, link)) => {
+                        return Some((slot, queue, link.channels))
+                    }
                     // ENet gave up (`peer_timeout`): no answer, or a server that
                     // turned the client away.
                     Some(Net::Disconnected(_)) | None => return None,
@@ -1064,7 +1134,7 @@ impl Client {
             }
         })
         .await;
-        let (slot, queue) = match connected {
+        let (slot, queue, channels) = match connected {
             Ok(Some(connected)) => connected,
             _ => return Err(Error::ConnectFailed),
         };
@@ -1077,6 +1147,8 @@ impl Client {
             slot,
             queue,
             limits: config.limits(),
+            max_packet: config.max_packet,
+            channels,
             closed: false,
         })
     }
@@ -1160,6 +1232,7 @@ impl Client {
                 Protocol::Godot4 => t.bytes,
                 Protocol::Godot3 => enet3_payload(self.session.id(), t.to, &t.bytes),
             };
+            sendable(bytes.len(), self.max_packet, channel, self.channels)?;
             let Some(bytes) = Counted::new(bytes, &self.queue, self.limits) else {
                 let queue = self.queue.clone();
                 self.host.mail.send(Cmd::DropNow(self.slot, queue));

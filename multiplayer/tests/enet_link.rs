@@ -3,13 +3,13 @@
 //! down from ENet's starting 500 ms as reliable packets are acknowledged; and a peer
 //! that goes silent is given up after `enet::Config::peer_timeout` (Godot's
 //! `set_timeout`), and so is a server that never answers a client's connect; a host
-//! dropped tells its peers at once.
+//! dropped tells its peers at once; what ENet would not send is an error.
 #![cfg(feature = "enet")]
 
 use std::time::Duration;
 
 use godot_bin_multiplayer::enet::rusty_enet as renet;
-use godot_bin_multiplayer::{enet, Event, Scene, Target};
+use godot_bin_multiplayer::{enet, Delivery, Event, Mode, Scene, Target};
 
 /// `f`'s output within 10 s.
 async fn within<F: std::future::Future>(f: F) -> F::Output {
@@ -228,4 +228,85 @@ async fn a_client_fails_to_connect_when_enet_gives_up() {
         "{joined:?}"
     );
     assert!(took < Duration::from_secs(5), "gave up after {took:?}");
+}
+
+/// What ENet refuses to send, and once lost without a word, is an error: a packet
+/// over this side's `max_packet`, one for a channel the peer did not open; what fits
+/// still goes.
+#[tokio::test]
+async fn what_enet_would_not_send_is_an_error() {
+    let server_config = enet::Config {
+        max_channels: 2,
+        max_packet: 64 << 10,
+        ..enet::Config::default()
+    };
+    let mut server = enet::Server::bind_with("127.0.0.1:0", scene(), server_config)
+        .await
+        .unwrap();
+    let client_config = enet::Config {
+        max_packet: 64 << 10,
+        ..enet::Config::default()
+    };
+    let at = server.local_addr();
+    let mut client = enet::Client::connect(at, 4321, scene(), client_config)
+        .await
+        .unwrap();
+    assert_eq!(
+        within(server.next_event()).await,
+        Some(Event::PeerConnected(4321))
+    );
+    let big = "x".repeat(100_000);
+    let e = client
+        .rpc(Target::Peer(1), "Game", "ping", &(big.as_str(),))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(e, enet::Error::TooLarge(n, 65536) if n > 100_000),
+        "{e}"
+    );
+    let e = server
+        .rpc(Target::Peer(4321), "Game", "pong", &(big.as_str(),))
+        .unwrap_err();
+    assert!(
+        matches!(e, enet::Error::TooLarge(n, 65536) if n > 100_000),
+        "{e}"
+    );
+    // Godot 4's `@rpc` channel 1 is ENet channel 2: the server opened channels 0 and 1.
+    let on_1 = Delivery {
+        mode: Mode::Reliable,
+        channel: 1,
+    };
+    let args = vec![godot_bin::Variant::Int(1)];
+    let e = client
+        .call(Target::Peer(1), "Game", "ping", args.clone(), on_1)
+        .await
+        .unwrap_err();
+    assert!(matches!(e, enet::Error::NoChannel(2, 2)), "{e}");
+    let e = server
+        .call(Target::Peer(4321), "Game", "pong", args, on_1)
+        .unwrap_err();
+    assert!(matches!(e, enet::Error::NoChannel(2, 2)), "{e}");
+    // What fits goes, both ways.
+    client
+        .rpc(Target::Peer(1), "Game", "ping", &(7i64,))
+        .await
+        .unwrap();
+    match within(server.next_event()).await {
+        Some(Event::Call(call)) => assert_eq!(call.args::<(i64,)>().unwrap(), (7,)),
+        e => panic!("{e:?}"),
+    }
+    server
+        .rpc(Target::Peer(4321), "Game", "pong", &(8i64,))
+        .unwrap();
+    let heard = within(async {
+        loop {
+            match client.next_event().await {
+                Some(Ok(Event::Call(call))) => return call.args::<(i64,)>().unwrap(),
+                Some(Ok(_)) => {}
+                e => panic!("{e:?}"),
+            }
+        }
+    })
+    .await;
+    assert_eq!(heard, (8,));
 }

@@ -199,7 +199,7 @@ impl Server {
             }
             Server::Enet(s) => {
                 let t = f(s.session());
-                s.flush();
+                s.flush().unwrap();
                 t
             }
         }
