@@ -101,8 +101,15 @@ pub struct Config {
     /// Clients at once (ENet's own limit is 4095).
     pub max_clients: usize,
     /// Events the ENet host queues for the application and it has not yet taken
-    /// (it takes all queued at once) before the host waits for it.
+    /// (it takes all queued at once) before the host waits for it. Waiting, it
+    /// services no peer (no acknowledgements, no pings): peers time out should the
+    /// application stay away past their `peer_timeout`.
     pub queue: usize,
+    /// Bytes of received packets the ENet host queues for the application and it
+    /// has not yet taken before it waits for it, as `queue` (64 MiB by default): an
+    /// application that lags holds at most about twice this, and two packets more,
+    /// whatever its peers send.
+    pub queue_bytes: usize,
     /// Time a client waits for the server to accept it (zero: none at all). It
     /// gives up sooner when ENet does (`peer_timeout`): nothing answers, or the
     /// server turns it away.
@@ -188,6 +195,7 @@ impl Default for Config {
             auth_timeout: Duration::from_secs(3),
             max_clients: 4095,
             queue: 4096,
+            queue_bytes: 64 << 20,
             connect_timeout: Duration::from_secs(10),
             max_channels: 255,
             max_packet: 32 << 20,
@@ -359,6 +367,15 @@ enum Net {
     Received(usize, u8, enet::PacketKind, Vec<u8>),
 }
 
+impl mailbox::Weigh for Net {
+    fn bytes(&self) -> usize {
+        match self {
+            Net::Received(.., bytes) => bytes.len(),
+            Net::Connected(..) | Net::Disconnected(_) => 0,
+        }
+    }
+}
+
 /// A peer as it connected: its connect data, address and channels opened.
 struct Link {
     data: u32,
@@ -451,10 +468,15 @@ impl Host {
             let server = host.connect(to, channels, data).map_err(host_error)?;
             timeout.apply(server);
         }
-        let (mail, thread_end) = mailbox::pair(config.queue.max(16));
+        let bound = mailbox::Bound {
+            events: config.queue.max(16),
+            bytes: config.queue_bytes,
+        };
+        let (mail, thread_end) = mailbox::pair(bound);
+        let batch_bytes = config.queue_bytes;
         let thread = std::thread::Builder::new()
             .name("godot-bin-enet".into())
-            .spawn(move || run(host, thread_end, timeout))?;
+            .spawn(move || run(host, thread_end, timeout, batch_bytes))?;
         Ok(Host {
             mail,
             thread: Some(thread),
@@ -474,6 +496,7 @@ fn run(
     mut host: enet::Host<Guarded<UdpSocket>>,
     mail: mailbox::Thread<Net, Cmd>,
     timeout: PeerTimeout,
+    batch_bytes: usize,
 ) {
     let mut commands = Vec::new();
     let mut events = Vec::new();
@@ -527,9 +550,14 @@ fn run(
         }
         // What the application queued goes out now, not at the next service.
         host.flush();
-        // A bounded batch, so that a busy host still gets to what the application
-        // queued; a socket error (an ICMP echo of a vanished peer) is not its end.
+        // A bounded batch, in events and bytes, so that a busy host still gets to what
+        // the application queued, and hands over no more than it may hold; a socket
+        // error (an ICMP echo of a vanished peer) is not its end.
+        let mut batched = 0usize;
         for _ in 0..256 {
+            if batched >= batch_bytes {
+                break;
+            }
             let Ok(Some(event)) = host.service() else {
                 break;
             };
@@ -554,12 +582,15 @@ fn run(
                     peer,
                     channel_id,
                     packet,
-                } => Net::Received(
-                    peer.id().0,
-                    channel_id,
-                    packet.kind(),
-                    packet.data().to_vec(),
-                ),
+                } => {
+                    batched = batched.saturating_add(packet.data().len());
+                    Net::Received(
+                        peer.id().0,
+                        channel_id,
+                        packet.kind(),
+                        packet.data().to_vec(),
+                    )
+                }
             });
         }
         let idle = events.is_empty();

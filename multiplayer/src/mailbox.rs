@@ -13,8 +13,24 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 use tokio::sync::Notify;
 
+/// What an event holds in memory beyond itself (a received packet's bytes), for the
+/// mailbox's bound in bytes.
+pub(crate) trait Weigh {
+    fn bytes(&self) -> usize;
+}
+
+/// When the thread waits for the application: at this many events, or this many
+/// bytes of them ([`Weigh`]), queued and not taken.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Bound {
+    pub(crate) events: usize,
+    pub(crate) bytes: usize,
+}
+
 struct State<E, C> {
     events: VecDeque<E>,
+    /// What `events` weigh.
+    bytes: usize,
     commands: Vec<C>,
     /// The application side is gone: the thread should stop.
     closed: bool,
@@ -40,11 +56,12 @@ impl<E, C> Shared<E, C> {
 }
 
 /// A new pair: the application's end and the thread's. The thread waits once
-/// `bound` events are queued and not taken.
-pub(crate) fn pair<E, C>(bound: usize) -> (App<E, C>, Thread<E, C>) {
+/// `bound`'s events or bytes are queued and not taken.
+pub(crate) fn pair<E: Weigh, C>(bound: Bound) -> (App<E, C>, Thread<E, C>) {
     let shared = Arc::new(Shared {
         state: Mutex::new(State {
             events: VecDeque::new(),
+            bytes: 0,
             commands: Vec::new(),
             closed: false,
             ended: false,
@@ -90,6 +107,7 @@ impl<E, C> App<E, C> {
                 let mut s = self.shared.lock();
                 if !s.events.is_empty() {
                     mem::swap(&mut s.events, &mut self.taken);
+                    s.bytes = 0;
                     if s.waiting {
                         self.shared.room.notify_one();
                     }
@@ -120,10 +138,10 @@ impl<E, C> Drop for App<E, C> {
 /// The host thread's end. Dropping it ends the application's events.
 pub(crate) struct Thread<E, C> {
     shared: Arc<Shared<E, C>>,
-    bound: usize,
+    bound: Bound,
 }
 
-impl<E, C> Thread<E, C> {
+impl<E: Weigh, C> Thread<E, C> {
     /// Moves the queued commands into `into` (which should be empty); `false` once
     /// the application has gone.
     pub(crate) fn commands(&self, into: &mut Vec<C>) -> bool {
@@ -133,13 +151,20 @@ impl<E, C> Thread<E, C> {
     }
 
     /// Hands `events` over (leaving it empty), first waiting while the application
-    /// has `bound` events untaken; `false` once the application has gone.
+    /// has untaken events that, with these, pass the bound in number or bytes;
+    /// `false` once the application has gone. (The application holds what it took
+    /// besides: at most as much again.)
     pub(crate) fn deliver(&self, events: &mut Vec<E>) -> bool {
         if events.is_empty() {
             return !self.shared.lock().closed;
         }
+        let bytes: usize = events.iter().map(Weigh::bytes).sum();
         let mut s = self.shared.lock();
-        while !s.closed && !s.events.is_empty() && s.events.len() + events.len() > self.bound {
+        while !s.closed
+            && !s.events.is_empty()
+            && (s.events.len() + events.len() > self.bound.events
+                || s.bytes.saturating_add(bytes) > self.bound.bytes)
+        {
             s.waiting = true;
             s = self.shared.room.wait(s).unwrap_or_else(|e| e.into_inner());
         }
@@ -147,6 +172,7 @@ impl<E, C> Thread<E, C> {
         if s.closed {
             return false;
         }
+        s.bytes = s.bytes.saturating_add(bytes);
         s.events.extend(events.drain(..));
         drop(s);
         self.shared.ready.notify_one();
@@ -166,9 +192,23 @@ mod tests {
     use super::*;
     use std::time::Duration;
 
+    /// Test events weigh their value in bytes.
+    impl Weigh for u32 {
+        fn bytes(&self) -> usize {
+            *self as usize
+        }
+    }
+
+    fn events(n: usize) -> Bound {
+        Bound {
+            events: n,
+            bytes: usize::MAX,
+        }
+    }
+
     #[tokio::test]
     async fn events_arrive_in_order_and_end_with_the_thread() {
-        let (mut app, thread) = pair::<u32, ()>(8);
+        let (mut app, thread) = pair::<u32, ()>(events(8));
         let t = std::thread::spawn(move || {
             for chunk in [vec![1, 2, 3], vec![4], vec![5, 6]] {
                 let mut v = chunk;
@@ -186,7 +226,7 @@ mod tests {
 
     #[tokio::test]
     async fn the_thread_waits_at_the_bound_until_events_are_taken() {
-        let (mut app, thread) = pair::<u32, ()>(2);
+        let (mut app, thread) = pair::<u32, ()>(events(2));
         let t = std::thread::spawn(move || {
             assert!(thread.deliver(&mut vec![1, 2]));
             // Over the bound now: this waits for the application.
@@ -205,7 +245,7 @@ mod tests {
 
     #[test]
     fn commands_go_down_and_closing_stops_a_waiting_thread() {
-        let (app, thread) = pair::<u32, &str>(1);
+        let (app, thread) = pair::<u32, &str>(events(1));
         app.send("a");
         app.send("b");
         let mut cmds = Vec::new();
@@ -220,11 +260,37 @@ mod tests {
 
     #[test]
     fn commands_after_the_thread_ended_are_dropped() {
-        let (app, thread) = pair::<u32, u8>(1);
+        let (app, thread) = pair::<u32, u8>(events(1));
         drop(thread);
         for c in 0..100 {
             app.send(c);
         }
         assert!(app.shared.lock().commands.is_empty());
+    }
+
+    #[tokio::test]
+    async fn the_thread_waits_at_the_bound_in_bytes_until_events_are_taken() {
+        let bound = Bound {
+            events: 100,
+            bytes: 1000,
+        };
+        let (mut app, thread) = pair::<u32, ()>(bound);
+        let t = std::thread::spawn(move || {
+            assert!(thread.deliver(&mut vec![600, 300]));
+            // 900 untaken bytes and 200 more pass the bound: this waits.
+            assert!(thread.deliver(&mut vec![200]));
+            // One event alone goes however much it weighs, once nothing waits.
+            assert!(thread.deliver(&mut vec![5000]));
+            thread
+        });
+        std::thread::sleep(Duration::from_millis(50));
+        assert!(!t.is_finished(), "the thread did not wait at the bound");
+        assert_eq!(app.recv().await, Some(600));
+        assert_eq!(app.recv().await, Some(300));
+        assert_eq!(app.recv().await, Some(200));
+        let thread = t.join().unwrap();
+        assert_eq!(app.recv().await, Some(5000));
+        drop(thread);
+        assert_eq!(app.recv().await, None);
     }
 }
