@@ -255,14 +255,20 @@ impl<S: enet::Socket> enet::Socket for Guarded<S> {
         &mut self,
         buffer: &mut [u8; enet::MTU_MAX],
     ) -> Result<Option<(S::Address, enet::PacketReceived)>, S::Error> {
-        loop {
+        for _ in 0..REFUSED_AT_ONCE {
             match self.0.receive(buffer)? {
                 Some((_, enet::PacketReceived::Complete(n))) if !admitted(&buffer[..n]) => {}
                 other => return Ok(other),
             }
         }
+        // A flood of refused datagrams does not keep the host from its peers: none
+        // now, and the next service reads on.
+        Ok(None)
     }
 }
+
+/// Datagrams refused in one read of [`Guarded`] before it says none came.
+const REFUSED_AT_ONCE: usize = 1024;
 
 /// Whether an ENet datagram is at least as long as the header it announces, and its
 /// fragments, unless range-coded (which [`DecodeOnly`] screens), are plausible.
@@ -1340,6 +1346,38 @@ impl Client {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A socket under a flood of datagrams that are all refused.
+    struct Flood(usize);
+
+    impl enet::Socket for Flood {
+        type Address = SocketAddr;
+        type Error = std::io::Error;
+
+        fn send(&mut self, _: SocketAddr, buffer: &[u8]) -> std::io::Result<usize> {
+            Ok(buffer.len())
+        }
+
+        fn receive(
+            &mut self,
+            buffer: &mut [u8; enet::MTU_MAX],
+        ) -> std::io::Result<Option<(SocketAddr, enet::PacketReceived)>> {
+            self.0 += 1;
+            // A 4-byte header announced, 2 bytes sent.
+            buffer[..2].copy_from_slice(&[0x80, 0]);
+            let from = SocketAddr::from(([127, 0, 0, 1], 9));
+            Ok(Some((from, enet::PacketReceived::Complete(2))))
+        }
+    }
+
+    #[test]
+    fn a_flood_of_refused_datagrams_ends_a_read() {
+        let mut socket = Guarded(Flood(0));
+        let mut buffer = [0; enet::MTU_MAX];
+        let read = enet::Socket::receive(&mut socket, &mut buffer).unwrap();
+        assert!(read.is_none());
+        assert_eq!(socket.0 .0, REFUSED_AT_ONCE);
+    }
 
     /// A fragment command: `count` fragments of a `total`-byte packet, with `data`.
     fn fragment(command: u8, count: u32, total: u32, data: &[u8]) -> Vec<u8> {
