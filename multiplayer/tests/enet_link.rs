@@ -22,17 +22,23 @@ fn scene() -> Scene {
     Scene::new().node("Game", ["ping", "pong"])
 }
 
-#[tokio::test]
-async fn the_round_trip_time_is_measured_both_ways() {
-    let mut server = enet::Server::bind("127.0.0.1:0", scene()).await.unwrap();
+/// Client 4321 with `config`, once `server` has let it in.
+async fn joined(server: &mut enet::Server, config: enet::Config) -> enet::Client {
     let at = server.local_addr();
-    let mut client = enet::Client::connect(at, 4321, scene(), enet::Config::default())
+    let client = enet::Client::connect(at, 4321, scene(), config)
         .await
         .unwrap();
     assert_eq!(
         within(server.next_event()).await,
         Some(Event::PeerConnected(4321))
     );
+    client
+}
+
+#[tokio::test]
+async fn the_round_trip_time_is_measured_both_ways() {
+    let mut server = enet::Server::bind("127.0.0.1:0", scene()).await.unwrap();
+    let mut client = joined(&mut server, enet::Config::default()).await;
     assert!(server.peer_stats(4321).is_some());
     assert_eq!(server.peer_stats(1234), None);
     // Twenty reliable round trips: each call is acknowledged, and answered.
@@ -168,14 +174,7 @@ async fn a_dropped_server_tells_its_client_at_once() {
             let mut server = enet::Server::bind_with("127.0.0.1:0", scene(), config)
                 .await
                 .unwrap();
-            let at = server.local_addr();
-            let mut client = enet::Client::connect(at, 4321, scene(), enet::Config::default())
-                .await
-                .unwrap();
-            assert_eq!(
-                within(server.next_event()).await,
-                Some(Event::PeerConnected(4321))
-            );
+            let mut client = joined(&mut server, enet::Config::default()).await;
             if busy {
                 // More calls than the server's queue holds, none taken.
                 for n in 0..200i64 {
@@ -247,14 +246,7 @@ async fn what_enet_would_not_send_is_an_error() {
         max_packet: 64 << 10,
         ..enet::Config::default()
     };
-    let at = server.local_addr();
-    let mut client = enet::Client::connect(at, 4321, scene(), client_config)
-        .await
-        .unwrap();
-    assert_eq!(
-        within(server.next_event()).await,
-        Some(Event::PeerConnected(4321))
-    );
+    let mut client = joined(&mut server, client_config).await;
     let big = "x".repeat(100_000);
     let e = client
         .rpc(Target::Peer(1), "Game", "ping", &(big.as_str(),))

@@ -404,21 +404,27 @@ async fn client_gives_up(url: &str, beat: Duration, watch: Duration) -> Option<D
     tokio::time::timeout(watch, run).await.ok()
 }
 
-#[tokio::test]
-async fn a_client_with_a_heartbeat_gives_up_a_silent_server_and_keeps_a_live_one() {
-    let beat = Duration::from_millis(200);
-    // A server that sends the client its id, then neither reads nor writes again.
+/// A server that sends its one client its id, then neither reads nor writes again:
+/// its address, and the task that holds the connection for 30 s.
+async fn mute_server() -> (SocketAddr, tokio::task::JoinHandle<()>) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let at = listener.local_addr().unwrap();
-    let silent = tokio::spawn(async move {
+    let mute = tokio::spawn(async move {
         let (tcp, _) = listener.accept().await.unwrap();
         let mut ws = tokio_tungstenite::accept_async(tcp).await.unwrap();
         futures_util::SinkExt::send(&mut ws, Message::binary(7777i32.to_le_bytes().to_vec()))
             .await
             .unwrap();
-        tokio::time::sleep(Duration::from_secs(10)).await;
+        tokio::time::sleep(Duration::from_secs(30)).await;
         drop(ws);
     });
+    (at, mute)
+}
+
+#[tokio::test]
+async fn a_client_with_a_heartbeat_gives_up_a_silent_server_and_keeps_a_live_one() {
+    let beat = Duration::from_millis(200);
+    let (at, silent) = mute_server().await;
     let gave_up = client_gives_up(&format!("ws://{at}"), beat, Duration::from_secs(5))
         .await
         .expect("the silent server given up");
@@ -534,17 +540,7 @@ async fn the_heartbeat_drops_a_client_that_stops_reading_while_the_server_writes
 #[tokio::test]
 async fn a_client_with_a_heartbeat_gives_up_a_server_that_takes_nothing() {
     let beat = Duration::from_millis(200);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let at = listener.local_addr().unwrap();
-    let deaf = tokio::spawn(async move {
-        let (tcp, _) = listener.accept().await.unwrap();
-        let mut ws = tokio_tungstenite::accept_async(tcp).await.unwrap();
-        futures_util::SinkExt::send(&mut ws, Message::binary(7777i32.to_le_bytes().to_vec()))
-            .await
-            .unwrap();
-        tokio::time::sleep(Duration::from_secs(30)).await;
-        drop(ws);
-    });
+    let (at, deaf) = mute_server().await;
     let config = ws::Config {
         heartbeat: Some(beat),
         ..ws::Config::default()
