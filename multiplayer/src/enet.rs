@@ -846,14 +846,13 @@ impl Server {
             return;
         }
         self.ids.insert(slot, id);
-        let (addr, channels) = (link.addr, link.channels);
         self.slots.insert(
             id,
             Slot {
                 slot,
                 queue,
-                addr,
-                channels,
+                addr: link.addr,
+                channels: link.channels,
             },
         );
         self.session.connect(id);

@@ -724,14 +724,14 @@ async fn serve<S>(
                 // Godot sends binary messages only.
                 _ => return,
             },
-            every = next_ping(&mut heartbeat) => {
+            () = next_ping(&mut heartbeat) => {
                 // Silent since the last ping: gone. A ping the socket does not take
                 // within the interval is a client that does not read: gone too.
                 if !std::mem::take(&mut heard) {
                     return;
                 }
                 let ping = ws.send(Message::Ping(Default::default()));
-                if !matches!(tokio::time::timeout(every, ping).await, Ok(Ok(()))) {
+                if !matches!(within(stall, ping).await, Some(Ok(()))) {
                     return;
                 }
             },
@@ -790,13 +790,10 @@ fn choose_subprotocol(
         .ok_or(())
 }
 
-/// The next of `pings`, giving its interval; never without a heartbeat.
-async fn next_ping(pings: &mut Option<tokio::time::Interval>) -> Duration {
+/// The next of `pings`; never without a heartbeat.
+async fn next_ping(pings: &mut Option<tokio::time::Interval>) {
     match pings {
-        Some(pings) => {
-            pings.tick().await;
-            pings.period()
-        }
+        Some(pings) => drop(pings.tick().await),
         None => std::future::pending().await,
     }
 }
