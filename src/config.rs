@@ -42,6 +42,7 @@ pub struct Config {
     pub(crate) max_depth: usize,
     pub(crate) max_bytes: usize,
     pub(crate) allow_objects: bool,
+    pub(crate) encode_objects: bool,
     pub(crate) strict_typed_containers: bool,
 }
 
@@ -68,6 +69,7 @@ impl Default for Config {
             max_depth: DEFAULT_MAX_DEPTH,
             max_bytes: usize::MAX,
             allow_objects: false,
+            encode_objects: true,
             strict_typed_containers: false,
         }
     }
@@ -117,6 +119,26 @@ impl Config {
     /// `bytes2var(bytes, allow_objects)`. Objects sent as an instance id are always allowed.
     pub fn allow_objects(mut self, allow: bool) -> Self {
         self.allow_objects = allow;
+        self
+    }
+
+    /// Whether full Objects may be encoded: yes by default, as the engine's
+    /// `var2bytes(v, true)` (`var_to_bytes_with_objects`). With `false`, a full Object
+    /// anywhere in the value is an [`ErrorKind::ObjectsNotAllowed`](crate::ErrorKind)
+    /// error, for bytes a peer decodes without objects (`bytes2var`'s default, the
+    /// arguments of Godot 4's RPCs). Objects sent as an instance id are always
+    /// written. Applies to the binary encoders (`to_vec`, `to_writer`, ...).
+    ///
+    /// ```
+    /// use godot_bin::{Config, ErrorKind, Object, Variant};
+    /// let node = Object { class: "Node".into(), properties: vec![] };
+    /// let value = vec![Variant::Int(1), Variant::Object(node)];
+    /// assert!(Config::new().to_vec(&value).is_ok());
+    /// let err = Config::new().encode_objects(false).to_vec(&value).unwrap_err();
+    /// assert!(matches!(err.kind(), ErrorKind::ObjectsNotAllowed));
+    /// ```
+    pub fn encode_objects(mut self, encode: bool) -> Self {
+        self.encode_objects = encode;
         self
     }
 

@@ -101,8 +101,10 @@ pub enum ErrorKind {
     /// Containers nested deeper than the limit.
     #[error("nesting deeper than the limit of {0}")]
     DepthLimit(usize),
-    /// A full Object was found but objects were not allowed (Godot's `allow_objects`).
-    #[error("full Objects are refused unless allowed (allow_objects)")]
+    /// A full Object was found but objects were not allowed: when decoding, Godot's
+    /// `allow_objects` ([`Config::allow_objects`](crate::Config::allow_objects)); when
+    /// encoding, [`Config::encode_objects`](crate::Config::encode_objects).
+    #[error("full Objects are refused unless allowed (allow_objects, encode_objects)")]
     ObjectsNotAllowed,
     /// An integer that Godot cannot hold (outside `i64`), or that the target type cannot hold.
     #[error("integer {0} out of range for {1}")]

@@ -39,7 +39,7 @@ fn decode_errors_are_pinned() {
         ("04000000 ffffffff", g3(), "invalid length 4294967295 for a string at byte offset 4", Category::Data),
         ("0f000000 01000000 61000000", g3(), "malformed data: a NodePath in the pre-3.1 format (name count without bit 31) at byte offset 4", Category::Data),
         ("02000000 01000000 00000000", g3(), "trailing bytes after the value at byte offset 8", Category::Data),
-        ("11000000 00000000", g3(), "full Objects are refused unless allowed (allow_objects) at byte offset 0", Category::Limit),
+        ("11000000 00000000", g3(), "full Objects are refused unless allowed (allow_objects, encode_objects) at byte offset 0", Category::Limit),
         ("13000000 01000000 13000000 01000000 02000000 01000000", g3().max_depth(1), "nesting deeper than the limit of 1 at byte offset 8", Category::Limit),
         ("04000000 01000000 61000000", g3().max_bytes(8), "value larger than the limit of 8 bytes at byte offset 8", Category::Limit),
     ];

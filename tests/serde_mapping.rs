@@ -600,6 +600,61 @@ fn objects_are_refused_unless_allowed() {
 }
 
 #[test]
+fn encode_objects_false_refuses_a_full_object_at_any_depth() {
+    let obj = Object {
+        class: "Reference".into(),
+        properties: vec![("script".into(), Variant::Nil)],
+    };
+    #[derive(Serialize)]
+    struct Holder {
+        hp: i32,
+        thing: Object,
+    }
+    let mut dict = Dictionary::new();
+    dict.insert(
+        Variant::from("k"),
+        Variant::Array(vec![Variant::from(obj.clone())]),
+    );
+    let keyed = BTreeMap::from([(1, Variant::Array(vec![])), (2, Variant::from(obj.clone()))]);
+    let deep = Variant::Array(vec![Variant::Int(1), Variant::Dictionary(dict)]);
+    let holder = Holder {
+        hp: 3,
+        thing: obj.clone(),
+    };
+    for dialect in [Dialect::Godot3, Dialect::Godot4] {
+        let cfg = Config::new().dialect(dialect);
+        let refusing = cfg.encode_objects(false);
+        let refused = [
+            refusing.to_vec(&obj),
+            refusing.to_vec(&Variant::from(obj.clone())),
+            refusing.to_vec(&deep),
+            refusing.to_vec(&keyed),
+            refusing.to_vec(&holder),
+        ];
+        for r in refused {
+            assert!(matches!(
+                r.unwrap_err().kind(),
+                ErrorKind::ObjectsNotAllowed
+            ));
+        }
+        // By default they are written; an instance id and values without objects are
+        // written the same either way.
+        assert!(cfg.to_vec(&deep).is_ok());
+        assert!(cfg.to_vec(&holder).is_ok());
+        let plain = Variant::Array(vec![Variant::ObjectId(1288), Variant::from("x")]);
+        assert_eq!(
+            refusing.to_vec(&plain).unwrap(),
+            cfg.to_vec(&plain).unwrap()
+        );
+        let mut out = Vec::new();
+        assert!(matches!(
+            refusing.to_writer(&mut out, &deep).unwrap_err().kind(),
+            ErrorKind::ObjectsNotAllowed
+        ));
+    }
+}
+
+#[test]
 fn depth_limit_both_ways() {
     let mut v = Variant::Array(vec![]);
     for _ in 0..DEFAULT_MAX_DEPTH {

@@ -5,7 +5,6 @@
 use godot_bin::de::{IoRead, SliceRead};
 use godot_bin::{Config, Dialect, Variant, VariantType, Vector2, Vector3};
 use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, SeqAccess, Visitor};
-use serde::ser::{self, Serialize, SerializeMap, SerializeSeq, Serializer};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::reader::Reader;
@@ -29,8 +28,10 @@ const fn vector3<const G3: bool>() -> u8 {
     }
 }
 
+/// Godot 4's arguments: the receiving engine decodes them without full Objects, so
+/// none is written (nor read).
 pub(crate) fn config() -> Config {
-    Config::new().dialect(Dialect::Godot4)
+    Config::new().dialect(Dialect::Godot4).encode_objects(false)
 }
 
 /// Appends `args` in the compressed form (without the count byte).
@@ -64,17 +65,8 @@ pub(crate) fn encode_one(
         Variant::String(ref s) if plain_str(s) => put_str(s, out),
         _ => {
             let start = out.len();
-            // The receiving engine decodes arguments without full Objects. An
-            // error is told apart afterwards: the search for an Object in every
-            // value was a sixth of a state dictionary's encode.
-            cfg.to_vec_into(&NoObjects(arg), out).map_err(|e| {
-                let source = if full_object(arg) {
-                    godot_bin::ErrorKind::ObjectsNotAllowed.into()
-                } else {
-                    e
-                };
-                Error::at(ErrorKind::Argument { index, source }, start)
-            })?;
+            cfg.to_vec_into(arg, out)
+                .map_err(|source| Error::at(ErrorKind::Argument { index, source }, start))?;
         }
     }
     Ok(())
@@ -170,78 +162,6 @@ fn int_mode(v: i64) -> u8 {
 /// gives it.
 fn wide(head: u8, v: i64) -> bool {
     int_mode(v) != head >> 6
-}
-
-/// Whether `v` is or holds a full Object.
-fn full_object(v: &Variant) -> bool {
-    match v {
-        Variant::Object(_) => true,
-        Variant::Array(items) => items.iter().any(full_object),
-        Variant::TypedArray(a) => a.items.iter().any(full_object),
-        Variant::Dictionary(d) => d.iter().any(|(k, v)| full_object(k) || full_object(v)),
-        Variant::TypedDictionary(d) => d
-            .entries
-            .iter()
-            .any(|(k, v)| full_object(k) || full_object(v)),
-        _ => false,
-    }
-}
-
-/// A value written as itself, failing at a full Object (in a typed container too).
-/// Leaves, most of a container, go to `Variant`'s own impl without a call here.
-struct NoObjects<'a>(&'a Variant);
-
-impl Serialize for NoObjects<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        match self.0 {
-            // Told apart by `encode`, which searches then.
-            Variant::Object(_) => Err(ser::Error::custom("a full Object")),
-            Variant::Array(items) => {
-                let mut seq = s.serialize_seq(Some(items.len()))?;
-                for v in items {
-                    if branch(v) {
-                        seq.serialize_element(&NoObjects(v))?;
-                    } else {
-                        seq.serialize_element(v)?;
-                    }
-                }
-                seq.end()
-            }
-            Variant::Dictionary(d) => {
-                let mut map = s.serialize_map(Some(d.len()))?;
-                for (k, v) in d {
-                    if branch(k) {
-                        map.serialize_key(&NoObjects(k))?;
-                    } else {
-                        map.serialize_key(k)?;
-                    }
-                    if branch(v) {
-                        map.serialize_value(&NoObjects(v))?;
-                    } else {
-                        map.serialize_value(v)?;
-                    }
-                }
-                map.end()
-            }
-            v @ (Variant::TypedArray(_) | Variant::TypedDictionary(_)) if full_object(v) => {
-                Err(ser::Error::custom("a full Object"))
-            }
-            v => v.serialize(s),
-        }
-    }
-}
-
-/// Whether `v` is or may hold an Object.
-#[inline(always)]
-fn branch(v: &Variant) -> bool {
-    matches!(
-        v,
-        Variant::Object(_)
-            | Variant::Array(_)
-            | Variant::TypedArray(_)
-            | Variant::Dictionary(_)
-            | Variant::TypedDictionary(_)
-    )
 }
 
 /// A compressed int's 1, 2, 4 or 8 little-endian bytes, sign-extended from the top one.

@@ -4,9 +4,8 @@
 //! (`to_variant`, then `args::encode`): bools, integers, floats, strings the engine
 //! reads back as they are, `Vector2`, `Vector3`, nil, and options and newtypes of
 //! these. A container (a sequence, tuple, map or struct) goes to godot_bin's
-//! serializer as it is, behind a guard against full Objects (`no_objects.rs`):
-//! `to_vec` of a value is `to_vec` of its `Variant`, and the receiving engine reads
-//! containers in plain form. At anything else (another Godot type, a string with a
+//! serializer as it is, set to refuse full Objects: `to_vec` of a value is `to_vec`
+//! of its `Variant`, and the receiving engine reads containers in plain form. At anything else (another Godot type, a string with a
 //! NUL or a leading BOM, a full Object, any error) it gives up, and the caller takes
 //! the `Variant` route, which then gives that value's bytes or error.
 
@@ -16,7 +15,6 @@ use godot_bin::{Variant, VariantType, DEFAULT_MAX_DEPTH};
 use serde::ser::{self, Impossible, Serialize, SerializeSeq, SerializeTuple, Serializer};
 
 use crate::args::{self, VECTOR2, VECTOR3};
-use crate::no_objects::Guarded;
 
 /// Appends the compressed arguments of `args` (without their count) to `out` and
 /// gives their count, or `None` when the `Variant` route must write them (`out` then
@@ -199,7 +197,7 @@ impl Items<'_> {
 fn container<T: ?Sized + Serialize>(v: &T, out: &mut Vec<u8>) -> Result<(), GiveUp> {
     args::config()
         .max_depth(DEFAULT_MAX_DEPTH - 1)
-        .to_vec_into(&Guarded(v), out)
+        .to_vec_into(v, out)
         .map(drop)
         .map_err(|_| Other)
 }

@@ -58,7 +58,6 @@ pub mod godot3;
 #[cfg(feature = "enet")]
 mod mailbox;
 mod names;
-mod no_objects;
 #[cfg(feature = "websocket")]
 mod outbox;
 mod reader;

@@ -776,6 +776,9 @@ impl<'b> Serializer<'b> {
             }
             Layout::Object => {
                 self.no_objects_in_godot2()?;
+                if !self.cfg.encode_objects {
+                    return Err(Error::new(ErrorKind::ObjectsNotAllowed));
+                }
                 self.enter();
                 self.header(VariantType::Object, 0)?;
                 return Ok(TupleStruct::Object(self, 0));
