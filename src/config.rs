@@ -132,7 +132,7 @@ impl Config {
     /// ```
     /// use godot_bin::{Config, ErrorKind, Object, Variant};
     /// let node = Object { class: "Node".into(), properties: vec![] };
-    /// let value = vec![Variant::Int(1), Variant::Object(node)];
+    /// let value = vec![Variant::Int(1), Variant::from(node)];
     /// assert!(Config::new().to_vec(&value).is_ok());
     /// let err = Config::new().encode_objects(false).to_vec(&value).unwrap_err();
     /// assert!(matches!(err.kind(), ErrorKind::ObjectsNotAllowed));
