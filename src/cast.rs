@@ -7,7 +7,9 @@
 //! their lifetimes erased. The casts are only to and from [`Plain`] types, which have
 //! no lifetimes, so equal ids mean the very same type and the cast is the identity.
 
-use crate::types::pool::Fixed;
+use serde::de::Visitor;
+
+use crate::types::pool::{Fixed, PassStrings};
 
 /// Types without lifetime parameters: a type with the same erased id is this type
 /// exactly. Only `Vec`s of the pool elements (numbers, math values and strings), and
@@ -61,6 +63,33 @@ pub(crate) fn try_make_plain<T, P: Plain, E>(
     }))
 }
 
+/// The strings `make` reads, as the value of visitor `V`, when `V` is the
+/// `pool::string` visitor of a `Vec<&str>` (`make` is not called otherwise): a
+/// `#[serde(borrow, with = "godot_bin::pool::string")]` field's strings in one piece,
+/// not through serde an element at a time (a sixth of a borrowed decode of the world
+/// snapshot, `benches/instructions.rs`).
+#[inline]
+pub(crate) fn try_make_borrowed_strs<'de, V: Visitor<'de>, E>(
+    make: impl FnOnce() -> Result<Vec<&'de str>, E>,
+) -> Option<Result<V::Value, E>> {
+    if typeid::of::<V>() != typeid::of::<PassStrings<Vec<&'static str>>>() {
+        return None;
+    }
+    Some(make().map(|strs| {
+        let strs = std::mem::ManuallyDrop::new(strs);
+        // SAFETY: `V` is `PassStrings<Vec<&'x str>>` for some `'x` (the same id with
+        // lifetimes erased; `PassStrings` is ours and holds nothing else), whose
+        // `Value` is `Vec<&'x str>`. It is a `Visitor<'de>` only where that `Vec` is
+        // `Deserialize<'de>`, which serde's `&'x str` is only for `'de: 'x`: so the
+        // `Vec<&'de str>` is a valid `Vec<&'x str>` (the same layout, a lifetime that
+        // outlives it). Not dropped here, it changes owner exactly once.
+        #[allow(unsafe_code)]
+        unsafe {
+            std::ptr::read((&*strs as *const Vec<&'de str>).cast::<V::Value>())
+        }
+    }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -85,5 +114,31 @@ mod tests {
         let s = String::from("x");
         let refs = vec![s.as_str()];
         assert_eq!(as_plain::<_, Vec<f32>>(&refs), None);
+    }
+
+    #[test]
+    fn only_the_pool_string_visitor_of_borrowed_strings_takes_them() {
+        let text = String::from("a b");
+        let strs = || Ok::<_, ()>(text.split(' ').collect::<Vec<&str>>());
+        let made = try_make_borrowed_strs::<PassStrings<Vec<&str>>, ()>(strs);
+        assert_eq!(made, Some(Ok(vec!["a", "b"])));
+        // Another visitor of the same value, whose lifetime could outlive the input's
+        // (here `'static`): never.
+        struct Other;
+        impl<'de> Visitor<'de> for Other {
+            type Value = Vec<&'static str>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("strings")
+            }
+        }
+        let mut called = false;
+        let other = try_make_borrowed_strs::<Other, ()>(|| {
+            called = true;
+            strs()
+        });
+        assert_eq!((other, called), (None, false));
+        // Nor the visitor of owned strings.
+        let owned = try_make_borrowed_strs::<PassStrings<Vec<String>>, ()>(strs);
+        assert_eq!(owned, None);
     }
 }

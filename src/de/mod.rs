@@ -624,15 +624,39 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// A PoolStringArray's count and strings, as a `Vec<String>`: what reading them
     /// into one through serde gives, errors and their offsets included.
     fn owned_strs(&mut self) -> Result<Vec<String>> {
+        self.pool_strs(|s, _| Ok(s.to_owned()))
+    }
+
+    /// [`Self::owned_strs`] borrowed from the input, for an input that lends its
+    /// strings (a string copied out is an error here).
+    fn borrowed_strs(&mut self) -> Result<Vec<&'de str>> {
+        self.pool_strs(|s, at| match s {
+            Str::Borrowed(s) => Ok(s),
+            Str::Copied(_) => Err(Error::at(
+                ErrorKind::Message("a string copied out where a borrowed one was expected".into()),
+                at,
+            )),
+        })
+    }
+
+    /// A PoolStringArray's count, then each string (and where it starts) as `take`
+    /// keeps it.
+    #[inline]
+    fn pool_strs<T>(
+        &mut self,
+        mut take: impl FnMut(Str<'de, '_>, usize) -> Result<T>,
+    ) -> Result<Vec<T>> {
         let n = self.count(
             "a pool array count",
             PoolElem::String.min_size(false),
             u32::MAX,
         )?;
         // serde's own cap on room reserved for a count from the input: 1 MiB.
-        let mut v = Vec::with_capacity(n.min((1 << 20) / std::mem::size_of::<String>()));
+        let mut v = Vec::with_capacity(n.min((1 << 20) / std::mem::size_of::<T>().max(1)));
         for _ in 0..n {
-            v.push(self.str()?.to_owned());
+            let at = self.read.pos();
+            let s = self.str()?;
+            v.push(take(s, at)?);
         }
         Ok(v)
     }
@@ -834,12 +858,20 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             // `pool::string`) is built here: serde's element-by-element path costs more
             // than the strings themselves (benches/instructions.rs).
             Layout::Pool(PoolElem::String) if h.ty == ty && fast_paths() => {
-                match crate::cast::try_make_plain::<V::Value, Vec<String>, Error>(|| {
+                if let Some(v) = crate::cast::try_make_plain::<V::Value, Vec<String>, Error>(|| {
                     self.owned_strs()
                 }) {
-                    Some(v) => v,
-                    None => self.pool(h, PoolElem::String, visitor, false),
+                    return v;
                 }
+                // Borrowed strings, from an input that lends them.
+                if typeid::of::<R>() == typeid::of::<SliceRead<'static>>() {
+                    if let Some(v) =
+                        crate::cast::try_make_borrowed_strs::<V, Error>(|| self.borrowed_strs())
+                    {
+                        return v;
+                    }
+                }
+                self.pool(h, PoolElem::String, visitor, false)
             }
             // A pool array field also takes an Array of its elements.
             Layout::Pool(elem) if h.ty == ty => self.pool(h, elem, visitor, false),

@@ -253,6 +253,47 @@ fn structs_read_as_the_general_way_reads_them_on_any_bytes() {
         .quickcheck(prop as fn(Entities) -> bool);
 }
 
+/// `Entity` with its strings borrowed: `labels` and `names` are both read in one
+/// piece by `Deserializer::borrowed_strs` on the fast paths.
+#[derive(Deserialize, Debug)]
+#[allow(dead_code)] // The fields are compared through `Debug`.
+struct EntityRef<'a> {
+    #[serde(borrow)]
+    name: &'a str,
+    id: u32,
+    #[serde(borrow, with = "crate::pool::string")]
+    labels: Vec<&'a str>,
+    #[serde(borrow, with = "crate::pool::string")]
+    names: Vec<&'a str>,
+    kind: Kind,
+}
+
+#[test]
+fn borrowed_strings_read_as_the_general_way_reads_them_on_any_bytes() {
+    fn prop(Entities(case): Entities) -> bool {
+        let read = |general: bool| {
+            with_fast_paths(general, || {
+                let outcome = |r: Result<Vec<EntityRef>>| match r {
+                    Ok(v) => format!("{v:?}"),
+                    Err(e) => format!("{:?} at {:?}: {e}", e.kind(), e.offset()),
+                };
+                [
+                    outcome(case.config.from_slice(&case.bytes)),
+                    // An input that copies its strings out: no borrowing, either way.
+                    outcome(Vec::deserialize(&mut super::Deserializer::with_config(
+                        super::IoRead::new(&case.bytes[..]),
+                        case.config,
+                    ))),
+                ]
+            })
+        };
+        read(false) == read(true)
+    }
+    QuickCheck::new()
+        .tests(3000)
+        .quickcheck(prop as fn(Entities) -> bool);
+}
+
 /// Fields of every kind whose size their header gives, and a container last: a
 /// Dictionary of exactly these keys in this order is read as a sequence
 /// (`in_order.rs`), where `Entity` (a container in the middle) is read as a map.

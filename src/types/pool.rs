@@ -236,7 +236,7 @@ impl<'de, E: Fixed + Deserialize<'de>> Visitor<'de> for Whole<E> {
 }
 
 /// Passes the elements of a pool array of strings to `T`'s own `Deserialize`.
-struct PassStrings<T>(PhantomData<T>);
+pub(crate) struct PassStrings<T>(PhantomData<T>);
 
 impl<'de, T: Deserialize<'de>> Visitor<'de> for PassStrings<T> {
     type Value = T;
