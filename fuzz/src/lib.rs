@@ -139,7 +139,7 @@ pub fn check_frame(cfg: &Config, frame: &[u8], got: &Result<Variant, Error>) {
 
 /// The `decode_struct` target's type: one of every shape a game's save or network
 /// message has (scalars of several widths, options, nested structs, an enum with every
-/// variant kind, a map, Godot math types, pool arrays of numbers and strings, bytes, a borrowed string).
+/// variant kind, a map, Godot math types, pool arrays of numbers and strings (owned and borrowed), bytes, a borrowed string).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GameState<'a> {
     pub name: String,
@@ -162,6 +162,8 @@ pub struct GameState<'a> {
     pub titles: PoolStringArray,
     #[serde(with = "godot_bin::pool::string")]
     pub friends: Vec<String>,
+    #[serde(borrow, with = "godot_bin::pool::string")]
+    pub callsigns: Vec<&'a str>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -202,6 +204,7 @@ pub fn sample_states() -> Vec<GameState<'static>> {
         blob: ByteBuf::from(vec![0, 1, 2, 255]),
         titles: PoolStringArray(vec!["hero".into(), String::new(), "\u{feff}bom".into()]),
         friends: vec!["ada".into(), "bob the builder".into()],
+        callsigns: vec!["red five", "", "gold leader"],
     };
     let empty = GameState {
         name: String::new(),
@@ -221,6 +224,7 @@ pub fn sample_states() -> Vec<GameState<'static>> {
         blob: ByteBuf::new(),
         titles: PoolStringArray(vec![]),
         friends: vec![],
+        callsigns: vec![],
     };
     // Fits Godot 2's 32-bit ints, so that dialect gets a seed too.
     let boost = GameState {
