@@ -417,13 +417,16 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         }
     }
 
-    /// Whether `visitor` is a struct visitor serde's derive writes, worked out once per
-    /// visitor type in a row.
+    /// Whether `visitor` is a struct visitor serde's derive writes: kept for the visitor
+    /// type read last, and on the thread for a few (`in_order::derived_known`).
     #[inline]
     fn derived<V: Visitor<'de>>(&mut self, visitor: &V) -> bool {
         let name = std::any::type_name::<V>();
         if name.as_ptr() as usize != self.derived.0 {
-            self.derived = (name.as_ptr() as usize, in_order::derived(name, visitor));
+            self.derived = (
+                name.as_ptr() as usize,
+                in_order::derived_known(name, visitor),
+            );
         }
         self.derived.1
     }

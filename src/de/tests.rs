@@ -670,6 +670,30 @@ fn a_hand_written_struct_visitor_is_fed_a_map() {
     assert_eq!(crate::from_slice::<Fed>(&bytes).unwrap().0, "map");
 }
 
+/// What the thread remembers of visitor types (`in_order::derived_known`) is each
+/// type's own: a derived struct and hand-written visitors, read in turn by new
+/// deserializers, each as its own kind.
+#[test]
+fn each_visitor_type_is_remembered_as_its_own_kind() {
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Derived {
+        secs: u64,
+        nanos: u32,
+    }
+    let d = std::time::Duration::new(7, 9);
+    let bytes = crate::to_vec(&d).unwrap();
+    let taken = super::in_order::taken;
+    for _ in 0..3 {
+        let before = taken();
+        let v: Derived = crate::from_slice(&bytes).unwrap();
+        assert_eq!(v, Derived { secs: 7, nanos: 9 });
+        assert_eq!(taken(), before + 1);
+        // `Duration`'s own visitor, hand-written, is read as a map.
+        assert_eq!(crate::from_slice::<std::time::Duration>(&bytes).unwrap(), d);
+        assert_eq!(taken(), before + 1);
+    }
+}
+
 /// Field names that the key fast path (`Deserializer::field_key`) must not take at
 /// face value: with a NUL (the engine cuts the key there), with a BOM (dropped), an
 /// alias, the empty name, a long one and a non-ASCII one.
