@@ -46,6 +46,8 @@ pub(super) fn derived<'de, V: Visitor<'de>>(name: &str, visitor: &V) -> bool {
 /// A visitor type's name (its address) and whether [`derived`] holds for it.
 type Known = Cell<(usize, bool)>;
 
+// Only to fill the array below (inline `const` blocks in array repeats need Rust 1.79).
+#[allow(clippy::declare_interior_mutable_const)]
 const UNKNOWN: Known = Cell::new((0, false));
 
 thread_local! {
